@@ -1,0 +1,19 @@
+/**
+ * grove's deterministic core: pure, workflow-safe code (relative imports and zod only).
+ * Everything here can run inside a Temporal workflow and in plain unit tests alike.
+ */
+export * from './errors';
+export * from './random';
+export * from './tree';
+export * from './conversation';
+export * from './scoring';
+export * from './select';
+export * from './format-tree';
+export * from './feedback';
+export * from './budget';
+export * from './schemas/errors';
+export * from './schemas/tree';
+export * from './schemas/retry-config';
+export * from './schemas/messages';
+export * from './hash/canonical-json';
+export * from './hash/sha256';

@@ -1,0 +1,39 @@
+import type { ConversationInput } from '../hash/conversation-refs';
+import type { Ref } from '../hash/refs';
+import type { ChatParams } from './chat-params';
+import type { AssistantMessage, Usage } from './messages';
+
+/** Input of the `llmChat` activity: a conversation by reference, never inline (DESIGN.md). */
+export interface ChatActivityInput {
+  conversation: ConversationInput;
+  /** Model name; the worker's default model when omitted. */
+  model?: string;
+  params?: ChatParams;
+  /** Stamped on the reply messages as `runId` so multi-sample answers can be told apart. */
+  runId?: string;
+}
+
+export interface ChatChoice {
+  message: AssistantMessage;
+  /** The message's ref; the activity has already written it to the store. */
+  ref: Ref;
+  finishReason: string;
+}
+
+export interface ChatActivityResult {
+  choices: ChatChoice[];
+  usage: Usage;
+  model: string;
+}
+
+export interface EmbedActivityInput {
+  texts: string[];
+  model?: string;
+  dimensions?: number;
+}
+
+export interface EmbedActivityResult {
+  embeddings: number[][];
+  usage: Usage;
+  model: string;
+}

@@ -1,0 +1,358 @@
+import type { z } from 'zod';
+import { InvalidArgumentError, InvalidTreeJsonError, UnknownNodeError } from '../errors';
+import { formatZodError } from '../schemas/errors';
+import { type NodeTuple, type SampleTreeJSON, SampleTreeJsonSchema } from '../schemas/tree';
+import type { MutableTreeNode, TreeNode } from './tree-node';
+
+export interface ExpandOptions {
+  /** Default true, as in the seeds: a fresh sample counts as successful until judged. */
+  success?: boolean;
+  feedback?: string;
+}
+
+export interface BackpropagateOptions {
+  /** Default 0. */
+  wins?: number;
+  /** Default 1. */
+  visits?: number;
+  /** Reward added to `valueSum`; default 0. */
+  value?: number;
+}
+
+export interface FromJsonOptions<D> {
+  /** Validates (and may transform) each node's data; without it data is taken as is. */
+  data?: z.ZodType<D>;
+}
+
+function checkCount(name: string, value: number): void {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new InvalidArgumentError(`${name} must be a finite number >= 0, got ${String(value)}`);
+  }
+}
+
+function checkScore(score: number | undefined): void {
+  if (score !== undefined && !(Number.isFinite(score) && score >= 0 && score <= 1)) {
+    throw new InvalidArgumentError(`score must be a number in [0, 1], got ${String(score)}`);
+  }
+}
+
+/**
+ * The sample tree: one tree serves airetry's samples and the search agents' trajectories.
+ *
+ * Why a class with methods rather than bare objects: every mutation (expansion,
+ * backpropagation, evaluation) goes through one place that keeps ids sequential, depths and
+ * child lists consistent, and numbers valid, so the tree can be serialised as workflow state
+ * and reloaded exactly. Traversals are iterative, so 10,000-deep chains are fine.
+ *
+ * @example
+ * const tree = SampleTree.create('root');
+ * const child = tree.expand(tree.rootId, 'first answer');
+ * tree.backpropagate(child.id, { wins: 1 });
+ * tree.root.visits; // 1
+ */
+export class SampleTree<D> {
+  readonly rootId: number;
+  private readonly nodes: Map<number, MutableTreeNode<D>>;
+  private nextIdValue: number;
+
+  private constructor(nodes: Map<number, MutableTreeNode<D>>, rootId: number, nextId: number) {
+    this.nodes = nodes;
+    this.rootId = rootId;
+    this.nextIdValue = nextId;
+  }
+
+  /**
+   * A tree with a single root (id 0, `success` undefined).
+   *
+   * @example
+   * const tree = SampleTree.create<ConversationDelta>({ add: [userMessage('Say hi!')] });
+   */
+  static create<D>(rootData: D): SampleTree<D> {
+    const nodes = new Map<number, MutableTreeNode<D>>();
+    nodes.set(0, makeNode(0, null, 0, rootData));
+    return new SampleTree(nodes, 0, 1);
+  }
+
+  get root(): TreeNode<D> {
+    return this.node(this.rootId);
+  }
+
+  /** Number of nodes. */
+  get size(): number {
+    return this.nodes.size;
+  }
+
+  /** The id the next expansion will get. */
+  get nextId(): number {
+    return this.nextIdValue;
+  }
+
+  /** @throws UnknownNodeError for an id not in the tree. */
+  node(id: number): TreeNode<D> {
+    return this.live(id);
+  }
+
+  findNode(id: number): TreeNode<D> | undefined {
+    return this.nodes.get(id);
+  }
+
+  has(id: number): boolean {
+    return this.nodes.has(id);
+  }
+
+  /**
+   * Adds a child (last among its siblings) and returns it.
+   *
+   * @example
+   * const c = tree.expand(0, data, { success: false, feedback: 'too long' });
+   */
+  expand(parentId: number, data: D, opts: ExpandOptions = {}): TreeNode<D> {
+    const parent = this.live(parentId);
+    const id = this.nextIdValue++;
+    const node = makeNode(id, parentId, parent.depth + 1, data);
+    node.success = opts.success ?? true;
+    node.feedback = opts.feedback ?? '';
+    parent.children.push(id);
+    this.nodes.set(id, node);
+    return node;
+  }
+
+  /**
+   * Adds the outcome to the node AND every ancestor up to the root.
+   *
+   * @example
+   * tree.backpropagate(leaf.id, { wins: 1, visits: 1 });   // airetry: passed
+   * tree.backpropagate(leaf.id, { value: 0.7 });           // MCTS: reward 0.7
+   */
+  backpropagate(id: number, opts: BackpropagateOptions = {}): void {
+    const { wins = 0, visits = 1, value = 0 } = opts;
+    checkCount('wins', wins);
+    checkCount('visits', visits);
+    if (!Number.isFinite(value)) throw new InvalidArgumentError(`value must be a finite number, got ${String(value)}`);
+    let current: MutableTreeNode<D> | undefined = this.live(id);
+    while (current) {
+      current.wins += wins;
+      current.visits += visits;
+      current.valueSum += value;
+      current = current.parent === null ? undefined : this.live(current.parent);
+    }
+  }
+
+  /** Sets (or clears, with undefined) the node's own evaluation in [0, 1]. */
+  setScore(id: number, score: number | undefined): void {
+    checkScore(score);
+    this.live(id).score = score;
+  }
+
+  setFeedback(id: number, feedback: string): void {
+    this.live(id).feedback = feedback;
+  }
+
+  setSuccess(id: number, success: boolean | undefined): void {
+    this.live(id).success = success;
+  }
+
+  /** Replaces the node's data (e.g. the root's prompt once it is known). */
+  setData(id: number, data: D): void {
+    this.live(id).data = data;
+  }
+
+  parentOf(id: number): TreeNode<D> | undefined {
+    const parent = this.live(id).parent;
+    return parent === null ? undefined : this.live(parent);
+  }
+
+  childrenOf(id: number): TreeNode<D>[] {
+    return this.live(id).children.map((c) => this.live(c));
+  }
+
+  /** The node, its parent, ..., the root. */
+  pathToRoot(id: number): TreeNode<D>[] {
+    const path: TreeNode<D>[] = [];
+    let current: MutableTreeNode<D> | undefined = this.live(id);
+    while (current) {
+      path.push(current);
+      current = current.parent === null ? undefined : this.live(current.parent);
+    }
+    return path;
+  }
+
+  /** The root, ..., the node. */
+  pathFromRoot(id: number): TreeNode<D>[] {
+    return this.pathToRoot(id).reverse();
+  }
+
+  /**
+   * Node before its children, children in order (iterative).
+   *
+   * @example
+   * tree.preorder().map((n) => n.id); // [0, 1, 3, 4, 2]
+   */
+  preorder(fromId: number = this.rootId): TreeNode<D>[] {
+    const out: TreeNode<D>[] = [];
+    const stack: number[] = [fromId];
+    while (stack.length > 0) {
+      const node = this.live(stack.pop()!);
+      out.push(node);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+    }
+    return out;
+  }
+
+  /**
+   * Children in order before their parent (iterative).
+   *
+   * @example
+   * tree.postorder().map((n) => n.id); // [3, 4, 1, 2, 0]
+   */
+  postorder(fromId: number = this.rootId): TreeNode<D>[] {
+    const out: TreeNode<D>[] = [];
+    const nodeStack: MutableTreeNode<D>[] = [this.live(fromId)];
+    const indexStack: number[] = [0];
+    while (nodeStack.length > 0) {
+      const top = nodeStack.length - 1;
+      const node = nodeStack[top];
+      const next = indexStack[top];
+      if (next < node.children.length) {
+        indexStack[top] = next + 1;
+        nodeStack.push(this.live(node.children[next]));
+        indexStack.push(0);
+      } else {
+        out.push(node);
+        nodeStack.pop();
+        indexStack.pop();
+      }
+    }
+    return out;
+  }
+
+  /** Number of nodes in the subtree rooted at `id` (the node included). */
+  subtreeSize(id: number): number {
+    let count = 0;
+    const stack: number[] = [id];
+    while (stack.length > 0) {
+      const node = this.live(stack.pop()!);
+      count++;
+      for (const c of node.children) stack.push(c);
+    }
+    return count;
+  }
+
+  /**
+   * Mean reward `valueSum / visits`; an unvisited node falls back to its own score (or 0).
+   *
+   * @example
+   * tree.backpropagate(id, { value: 0.5 }); tree.backpropagate(id, { value: 1 });
+   * tree.mean(id); // 0.75
+   */
+  mean(id: number): number {
+    const node = this.live(id);
+    return node.visits > 0 ? node.valueSum / node.visits : (node.score ?? 0);
+  }
+
+  /**
+   * Compact JSON (see `SampleTreeJSON`). Node data is included by reference, not copied:
+   * serialise the result (or treat it as read-only).
+   *
+   * @example
+   * const restored = SampleTree.fromJSON(JSON.parse(JSON.stringify(tree.toJSON())));
+   */
+  toJSON(): SampleTreeJSON<D> {
+    const nodes: NodeTuple<D>[] = [];
+    for (const n of this.nodes.values()) nodes.push(toTuple(n));
+    return { v: 1, next: this.nextIdValue, nodes };
+  }
+
+  /**
+   * Loads `toJSON()` output exactly (ids, child order, stats, data), after validating it.
+   *
+   * @throws InvalidTreeJsonError naming what is wrong.
+   * @example
+   * const tree = SampleTree.fromJSON<ConversationDelta>(state.tree, { data: ConversationDeltaSchema });
+   */
+  static fromJSON<D>(json: unknown, opts: FromJsonOptions<D> = {}): SampleTree<D> {
+    const parsed = SampleTreeJsonSchema.safeParse(json);
+    if (!parsed.success) throw new InvalidTreeJsonError(formatZodError(parsed.error, 'tree'), { cause: parsed.error });
+    const { next, nodes: tuples } = parsed.data;
+    const nodes = new Map<number, MutableTreeNode<D>>();
+    let previousId = -1;
+    for (let i = 0; i < tuples.length; i++) {
+      const [id, parentId, rawData, success = true, wins = 0, visits = 0, valueSum = 0, score = null, feedback = ''] =
+        tuples[i];
+      const where = `tree.nodes[${i}]`;
+      if (id <= previousId) throw new InvalidTreeJsonError(`${where}: ids must be strictly increasing (id ${id} after ${previousId})`);
+      previousId = id;
+      if (i === 0 && parentId !== null) throw new InvalidTreeJsonError(`${where}: the first node must be the root (parent null)`);
+      if (i > 0 && parentId === null) throw new InvalidTreeJsonError(`${where}: only the first node may be a root (id ${id} has parent null)`);
+      let depth = 0;
+      if (parentId !== null) {
+        const parent = nodes.get(parentId);
+        if (!parent) throw new InvalidTreeJsonError(`${where}: parent ${parentId} of node ${id} is not an earlier node`);
+        parent.children.push(id);
+        depth = parent.depth + 1;
+      }
+      let data = rawData as D;
+      if (opts.data) {
+        const checked = opts.data.safeParse(rawData);
+        if (!checked.success) {
+          throw new InvalidTreeJsonError(formatZodError(checked.error, `${where}.data`), { cause: checked.error });
+        }
+        data = checked.data;
+      }
+      const node = makeNode(id, parentId, depth, data);
+      node.wins = wins;
+      node.visits = visits;
+      node.valueSum = valueSum;
+      node.feedback = feedback;
+      node.success = success ?? undefined;
+      node.score = score ?? undefined;
+      nodes.set(id, node);
+    }
+    if (next <= previousId) throw new InvalidTreeJsonError(`tree.next: must be greater than every id (${next} <= ${previousId})`);
+    return new SampleTree(nodes, tuples[0][0], next);
+  }
+
+  private live(id: number): MutableTreeNode<D> {
+    const node = this.nodes.get(id);
+    if (!node) throw new UnknownNodeError(`unknown node id ${String(id)} (tree has ${this.nodes.size} nodes)`);
+    return node;
+  }
+}
+
+/** Every node has the same keys in the same order (stable shapes, exact deep equality). */
+function makeNode<D>(id: number, parent: number | null, depth: number, data: D): MutableTreeNode<D> {
+  return {
+    id,
+    parent,
+    children: [],
+    depth,
+    wins: 0,
+    visits: 0,
+    valueSum: 0,
+    score: undefined,
+    data,
+    feedback: '',
+    success: undefined,
+  };
+}
+
+/** Tuple defaults after `data` (see `SampleTreeJSON`), trimmed from the end. */
+const TUPLE_DEFAULTS: unknown[] = [true, 0, 0, 0, null, ''];
+
+function toTuple<D>(n: MutableTreeNode<D>): NodeTuple<D> {
+  const tuple: NodeTuple<D> = [
+    n.id,
+    n.parent,
+    n.data,
+    n.success ?? null,
+    n.wins,
+    n.visits,
+    n.valueSum,
+    n.score ?? null,
+    n.feedback,
+  ];
+  let length = tuple.length;
+  while (length > 3 && tuple[length - 1] === TUPLE_DEFAULTS[length - 4]) length--;
+  tuple.length = length;
+  return tuple;
+}
