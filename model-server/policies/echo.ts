@@ -1,0 +1,36 @@
+/**
+ * `echo` policy: repeats the last user message.
+ *
+ * - text: `"Echo: <last user text>"` (the whole last user message, feedback included);
+ * - response_format json_object: `{"echo":"<last user text>"}`;
+ * - response_format json_schema: a minimal valid instance of the schema whose string fields
+ *   hold the last user text (see `schemaExample`);
+ * - tools with tool_choice 'required' or a named function: one call to that function (or the
+ *   first tool) with a minimal instance of its parameters; tool_choice 'auto': text.
+ *
+ * Every choice is the same: echo never draws from the rng.
+ */
+import type { ChatPolicy, PolicyReply } from '../types';
+import { lastUserText, responseMode, responseSchema, toolMode, toolParameters } from './conversation';
+import { schemaExample } from './json-schema-example';
+
+export const echoPolicy: ChatPolicy = {
+  name: 'echo',
+  description: 'Repeats the last user message ("Echo: ..."); JSON modes give a minimal valid instance.',
+  respond(req, ctx) {
+    const text = lastUserText(req);
+    const tools = toolMode(req);
+    let reply: PolicyReply;
+    if (tools.choice === 'required' || typeof tools.choice === 'object') {
+      const name = typeof tools.choice === 'object' ? tools.choice.name : tools.names[0];
+      reply = { toolCalls: [{ name, arguments: schemaExample(toolParameters(req, name) ?? {}, { '*': text }) }] };
+    } else if (responseMode(req) === 'json_object') {
+      reply = { content: JSON.stringify({ echo: text }) };
+    } else if (responseMode(req) === 'json_schema') {
+      reply = { content: JSON.stringify(schemaExample(responseSchema(req) ?? {}, { '*': text })) };
+    } else {
+      reply = { content: `Echo: ${text}` };
+    }
+    return Array.from({ length: ctx.n }, () => reply);
+  },
+};

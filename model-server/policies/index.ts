@@ -1,0 +1,35 @@
+/**
+ * The built-in scripted policies, by name. WHY a list: the server serves these unless the
+ * caller overrides one by name, and GET /v1/models lists them.
+ */
+import type { ChatPolicy } from '../types';
+import { assistantPolicy } from './assistant';
+import { classifierPolicy } from './classifier';
+import { colorGuesserPolicy } from './color-guesser';
+import { echoPolicy } from './echo';
+import { foodExtractorPolicy } from './food-extractor';
+import { multiplierJudgePolicy } from './multiplier-judge';
+import { multiplierPolicy } from './multiplier';
+import { numberGuesserPolicy } from './number-guesser';
+
+export const BUILT_IN_POLICIES: readonly ChatPolicy[] = [
+  echoPolicy,
+  assistantPolicy,
+  colorGuesserPolicy,
+  numberGuesserPolicy,
+  foodExtractorPolicy,
+  classifierPolicy,
+  multiplierPolicy,
+  multiplierJudgePolicy,
+];
+
+export {
+  assistantPolicy,
+  classifierPolicy,
+  colorGuesserPolicy,
+  echoPolicy,
+  foodExtractorPolicy,
+  multiplierJudgePolicy,
+  multiplierPolicy,
+  numberGuesserPolicy,
+};
