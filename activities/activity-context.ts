@@ -1,0 +1,36 @@
+import { Context } from '@temporalio/activity';
+
+/**
+ * The current activity's context, or undefined when the function runs outside a Temporal
+ * activity (in-process runs and benchmarks call the same functions directly).
+ */
+export function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Heartbeats every `intervalMs` while `work` runs, so a worker that dies mid-call is noticed
+ * after the heartbeat timeout rather than the whole start-to-close timeout.
+ */
+export async function withHeartbeats<T>(intervalMs: number, details: unknown, work: () => Promise<T>): Promise<T> {
+  const ctx = activityContext();
+  if (!ctx) return work();
+  ctx.heartbeat(details);
+  const timer = setInterval(() => ctx.heartbeat(details), intervalMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** `<workflowId>/<runId>/<activityId>`: the same across retries of one activity, unique otherwise. */
+export function callKey(): string | undefined {
+  const info = activityContext()?.info;
+  const execution = info?.workflowExecution;
+  return info && execution ? `${execution.workflowId}/${execution.runId}/${info.activityId}` : undefined;
+}

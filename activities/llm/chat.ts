@@ -1,0 +1,120 @@
+import OpenAI from 'openai';
+import { ApplicationFailure } from '@temporalio/common';
+import { messageRef } from '../../core/hash/refs';
+import type { ChatActivityInput, ChatActivityResult, ChatChoice, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
+import type { AssistantMessage, Message, Usage } from '../../core/schemas/messages';
+import { activityContext, callKey, withHeartbeats } from '../activity-context';
+import { resolveConversation } from '../store/resolve-conversation';
+import type { MessageStore } from '../store/message-store';
+import { classifyLlmError, LlmFailure } from './classify-error';
+import type { LlmConfig } from './llm-config';
+
+export interface LlmActivityDeps {
+  config: LlmConfig;
+  store: MessageStore;
+  /** An `openai` client to use instead of one built from `config` (tests, custom fetch). */
+  client?: OpenAI;
+}
+
+/**
+ * The model-calling activities. Each takes references, rebuilds the conversation from the
+ * message store, calls the endpoint once (the SDK's own retries are off: Temporal retries,
+ * durably and visibly), and returns the reply inline, already stored under its ref.
+ *
+ * @example
+ * const activities = createLlmActivities({ config: llmConfigFromEnv(), store: new FileMessageStore('.grove/store') });
+ * await Worker.create({ taskQueue: 'grove', activities, workflowBundle, connection });
+ */
+export function createLlmActivities(deps: LlmActivityDeps) {
+  const { config, store } = deps;
+  const client =
+    deps.client ?? new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs });
+
+  async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
+    const conversation = await resolveConversation(store, input.conversation);
+    const model = input.model ?? config.defaultModel;
+    const key = callKey();
+    const body = { ...(input.params ?? {}), model, messages: conversation.map(toWire) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+    const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {
+      try {
+        return await client.chat.completions.create(body, {
+          signal: activityContext()?.cancellationSignal,
+          headers: key ? { 'x-grove-call-key': key } : undefined,
+        });
+      } catch (err) {
+        throw classifyLlmError(err, { baseURL: config.baseURL, model });
+      }
+    });
+    if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
+      throw ApplicationFailure.retryable(
+        `the model endpoint at ${config.baseURL} (model ${model}) sent a completion without choices`,
+        LlmFailure.MalformedResponse,
+      );
+    }
+    const choices: ChatChoice[] = response.choices.map((choice, i) => {
+      const message = fromWire(choice.message, input.runId, choice.index ?? i);
+      return { message, ref: messageRef(message), finishReason: choice.finish_reason ?? 'stop' };
+    });
+    await store.putMessages(Object.fromEntries(choices.map((c) => [c.ref, c.message])));
+    return { choices, usage: usageOf(response.usage), model: response.model ?? model };
+  }
+
+  async function llmEmbed(input: EmbedActivityInput): Promise<EmbedActivityResult> {
+    const model = input.model ?? config.defaultModel;
+    const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {
+      try {
+        return await client.embeddings.create(
+          { model, input: input.texts, ...(input.dimensions ? { dimensions: input.dimensions } : {}) },
+          { signal: activityContext()?.cancellationSignal },
+        );
+      } catch (err) {
+        throw classifyLlmError(err, { baseURL: config.baseURL, model });
+      }
+    });
+    const embeddings = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding as number[]);
+    const prompt = response.usage?.prompt_tokens ?? 0;
+    return { embeddings, model: response.model ?? model, usage: { promptTokens: prompt, completionTokens: 0, totalTokens: response.usage?.total_tokens ?? prompt } };
+  }
+
+  return { llmChat, llmEmbed };
+}
+
+export type LlmActivities = ReturnType<typeof createLlmActivities>;
+
+/** grove's extra message fields never go over the wire. */
+function toWire(message: Message): OpenAI.ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'assistant': {
+      const { runId: _r, sampleId: _s, ...wire } = message;
+      return wire as OpenAI.ChatCompletionAssistantMessageParam;
+    }
+    case 'tool': {
+      const { rawOutput: _raw, ...wire } = message;
+      return wire;
+    }
+    default:
+      return message as OpenAI.ChatCompletionMessageParam;
+  }
+}
+
+function fromWire(wire: OpenAI.ChatCompletionMessage, runId: string | undefined, sampleId: number): AssistantMessage {
+  const message: AssistantMessage = { role: 'assistant', content: wire.content ?? null };
+  const calls = (wire.tool_calls ?? []).filter((c): c is OpenAI.ChatCompletionMessageFunctionToolCall => c.type === 'function');
+  if (calls.length > 0) {
+    message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments } }));
+  }
+  if (wire.refusal) message.refusal = wire.refusal;
+  if (runId !== undefined) {
+    message.runId = runId;
+    message.sampleId = sampleId;
+  }
+  return message;
+}
+
+function usageOf(usage: OpenAI.CompletionUsage | undefined): Usage {
+  return {
+    promptTokens: usage?.prompt_tokens ?? 0,
+    completionTokens: usage?.completion_tokens ?? 0,
+    totalTokens: usage?.total_tokens ?? (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0),
+  };
+}

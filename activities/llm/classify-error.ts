@@ -1,0 +1,101 @@
+import { ApplicationFailure } from '@temporalio/common';
+import OpenAI from 'openai';
+import { LlmFailure } from '../../core/schemas/llm-failures';
+
+export { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
+
+export interface CallContext {
+  baseURL: string;
+  model: string;
+}
+
+/**
+ * Turns whatever the `openai` SDK threw into an `ApplicationFailure` with a stable type and
+ * a message that says what to fix. 400/401/403/404/422, context-length and quota errors are
+ * non-retryable; 429, 5xx, timeouts and network errors are retryable, and a `Retry-After`
+ * header becomes the next retry delay.
+ *
+ * @example
+ * try { await client.chat.completions.create(body) } catch (err) { throw classifyLlmError(err, ctx) }
+ */
+export function classifyLlmError(err: unknown, ctx: CallContext): ApplicationFailure | unknown {
+  if (err instanceof OpenAI.APIUserAbortError) return err; // cancellation: let Temporal see it as such
+  const where = `${ctx.baseURL} (model ${ctx.model})`;
+  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    return retryable(`the model endpoint at ${where} did not answer in time`, LlmFailure.Timeout, err);
+  }
+  if (err instanceof OpenAI.APIConnectionError) {
+    const cause = describeCause(err);
+    return retryable(
+      `cannot reach the model endpoint at ${ctx.baseURL}${cause ? ` (${cause})` : ''}: check OPENAI_BASE_URL and that the server is running`,
+      LlmFailure.Network,
+      err,
+    );
+  }
+  if (err instanceof OpenAI.APIError) {
+    const status = err.status ?? 0;
+    const detail = providerMessage(err);
+    const code = err.code ?? '';
+    if (status === 401) {
+      return fatal(`the model endpoint at ${ctx.baseURL} rejected the API key (401: ${detail}): set OPENAI_API_KEY to a valid key for this endpoint`, LlmFailure.Auth, err);
+    }
+    if (status === 403) {
+      return fatal(`the API key may not use model ${ctx.model} at ${ctx.baseURL} (403: ${detail}): check the key's permissions or pick another model`, LlmFailure.PermissionDenied, err);
+    }
+    if (status === 404) {
+      return fatal(`model "${ctx.model}" was not found at ${ctx.baseURL} (404: ${detail}): check the model name (GROVE_MODEL or the run's model option) and OPENAI_BASE_URL`, LlmFailure.ModelNotFound, err);
+    }
+    if ((status === 400 || status === 413) && isContextLength(code, detail)) {
+      return fatal(`the conversation is longer than model ${ctx.model} accepts (${detail}): shorten the prompt, truncate the conversation, or use a model with a larger context`, LlmFailure.ContextLength, err);
+    }
+    if (status === 400 || status === 422 || status === 413) {
+      return fatal(`the model endpoint at ${where} rejected the request (${status}: ${detail})${err.param ? `; parameter: ${err.param}` : ''}: check the call's options`, LlmFailure.BadRequest, err);
+    }
+    if (status === 429 && code === 'insufficient_quota') {
+      return fatal(`the account behind OPENAI_API_KEY has no quota left at ${ctx.baseURL} (${detail}): add credit or use another key`, LlmFailure.QuotaExceeded, err);
+    }
+    const delay = retryAfterMs(err.headers);
+    if (status === 429) return retryable(`rate limited by ${where} (429: ${detail})`, LlmFailure.RateLimited, err, delay);
+    return retryable(`the model endpoint at ${where} failed (${status || 'no status'}: ${detail})`, LlmFailure.ProviderError, err, delay);
+  }
+  if (err instanceof SyntaxError || (err instanceof Error && /JSON|Unexpected token/i.test(err.message))) {
+    return retryable(`the model endpoint at ${where} sent a response that is not a valid completion (${err.message})`, LlmFailure.MalformedResponse, err);
+  }
+  return err;
+}
+
+function fatal(message: string, type: string, cause: Error): ApplicationFailure {
+  return ApplicationFailure.create({ message, type, nonRetryable: true, cause });
+}
+
+function retryable(message: string, type: string, cause: Error, nextRetryDelayMs?: number): ApplicationFailure {
+  return ApplicationFailure.create({ message, type, nonRetryable: false, cause, nextRetryDelay: nextRetryDelayMs });
+}
+
+function isContextLength(code: string, detail: string): boolean {
+  return code === 'context_length_exceeded' || /context length|context window|maximum context|too many tokens|prompt is too long/i.test(detail);
+}
+
+function providerMessage(err: InstanceType<typeof OpenAI.APIError>): string {
+  const body = err.error as { message?: unknown } | undefined;
+  const text = typeof body?.message === 'string' ? body.message : err.message;
+  return text.replace(/^\d{3}\s+/, '').slice(0, 300);
+}
+
+function describeCause(err: Error): string {
+  const cause = (err as { cause?: { code?: string; message?: string; cause?: { code?: string } } }).cause;
+  return cause?.code ?? cause?.cause?.code ?? cause?.message ?? '';
+}
+
+/** `Retry-After-Ms`, or `Retry-After` in seconds or as an HTTP date; undefined when absent or unparseable. */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.get('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}

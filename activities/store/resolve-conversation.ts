@@ -1,0 +1,49 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { ConversationInput } from '../../core/hash/conversation-refs';
+import { messageRef, pathRef, type PathRecord, type Ref } from '../../core/hash/refs';
+import { LlmFailure } from '../../core/schemas/llm-failures';
+import type { Message } from '../../core/schemas/messages';
+import type { MessageStore } from './message-store';
+
+
+/**
+ * Writes what the input carries (after checking each entry matches its ref), then rebuilds
+ * the conversation by walking the path chain to the root.
+ */
+export async function resolveConversation(store: MessageStore, input: ConversationInput): Promise<Message[]> {
+  const { paths = {}, messages = {} } = input.writes ?? {};
+  for (const [ref, message] of Object.entries(messages)) {
+    if (messageRef(message) !== ref) throw ApplicationFailure.nonRetryable(`message does not match its ref ${ref}`, 'GroveBadRef');
+  }
+  for (const [ref, record] of Object.entries(paths)) {
+    if (pathRef(record) !== ref) throw ApplicationFailure.nonRetryable(`path record does not match its ref ${ref}`, 'GroveBadRef');
+  }
+  await store.putMessages(messages);
+  await store.putPaths(paths);
+
+  const chain: { keep?: number; add: Ref[] }[] = [];
+  for (let ref: Ref | null = input.path; ref !== null; ) {
+    const record: PathRecord | undefined = paths[ref] ?? (await store.getPath(ref));
+    if (!record) throw miss(store, `path ${ref}`);
+    chain.push(record);
+    ref = record.parent;
+  }
+  let conversation: Message[] = [];
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const { keep, add } = chain[i];
+    if (keep !== undefined) conversation = conversation.slice(0, keep);
+    for (const ref of add) {
+      const message = messages[ref] ?? (await store.getMessage(ref));
+      if (!message) throw miss(store, `message ${ref}`);
+      conversation.push(message);
+    }
+  }
+  return conversation;
+}
+
+function miss(store: MessageStore, what: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(
+    `the message store (${store.describe()}) has no ${what}; is GROVE_STORE_DIR shared by all workers of this task queue?`,
+    LlmFailure.StoreMiss,
+  );
+}

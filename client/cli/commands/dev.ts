@@ -1,0 +1,26 @@
+import { ensureModel } from '../../local/ensure-model';
+import { ensureTemporal } from '../../local/ensure-temporal';
+import { startLocalWorker } from '../../local/local-worker';
+import { parseCommandArgs } from '../usage-error';
+
+export const DEV_HELP = `grove dev [--task-queue NAME]
+  Starts (or reuses) a local Temporal dev server with its Web UI, a grove worker, and — when no
+  OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's scripted model server. Runs until Ctrl-C.`;
+
+export async function devCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
+  const { values } = parseCommandArgs('dev', args, { 'task-queue': { type: 'string' } });
+  const taskQueue = values['task-queue'] ?? process.env.GROVE_TASK_QUEUE ?? 'grove';
+  const temporal = await ensureTemporal({ log: io.out });
+  const model = await ensureModel({ log: io.out });
+  const worker = await startLocalWorker({ settings: temporal.settings, llm: model.llm, taskQueue });
+  io.out(`grove dev: worker on task queue "${taskQueue}"${temporal.uiUrl ? `; Temporal UI at ${temporal.uiUrl}` : ''}`);
+  io.out('grove dev: try `npx grove run generate --prompt "Say hi!"` in another terminal; Ctrl-C stops');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  io.out('grove dev: stopping');
+  await worker.stop();
+  await model.stop();
+  await temporal.stop();
+}

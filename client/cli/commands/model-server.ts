@@ -1,0 +1,24 @@
+import { startModelServer } from '../../../model-server';
+import { numberOption, parseCommandArgs } from '../usage-error';
+
+export const MODEL_SERVER_HELP = `grove model-server [--port 8787] [--seed 0] [--api-key KEY]
+  Runs grove's scripted OpenAI-compatible model server (deterministic players for demos and tests).`;
+
+export async function modelServerCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
+  const { values } = parseCommandArgs('model-server', args, {
+    port: { type: 'string' },
+    seed: { type: 'string' },
+    'api-key': { type: 'string' },
+  });
+  const server = await startModelServer({
+    port: numberOption('model-server', 'port', values.port) ?? 8787,
+    seed: numberOption('model-server', 'seed', values.seed) ?? 0,
+    apiKeys: values['api-key'] ? [values['api-key']] : undefined,
+  });
+  io.out(`grove model server listening on ${server.baseURL}`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+}

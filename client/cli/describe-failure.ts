@@ -1,0 +1,17 @@
+import { ApplicationFailure, TemporalFailure } from '@temporalio/client';
+
+/**
+ * One line for a failed command: the first application failure of a workflow failure
+ * ("model "x" was not found at ...: check the model name") rather than "Workflow execution failed".
+ */
+export function describeFailure(err: unknown): string {
+  let message = err instanceof Error ? err.message : String(err);
+  for (let f: unknown = err; f instanceof Error; f = f.cause) {
+    if (f instanceof ApplicationFailure) {
+      message = f.message;
+      break;
+    }
+    if (f instanceof TemporalFailure || f.name === 'WorkflowFailedError') message = f.message;
+  }
+  return message.split('\n')[0];
+}

@@ -1,0 +1,34 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A mistake in how grove was invoked; printed as one line, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * `util.parseArgs` with grove's error style: an unknown option or a missing value becomes a
+ * UsageError naming the command and the option.
+ */
+export function parseCommandArgs<O extends Options>(command: string, args: string[], options: O, positionals = 0) {
+  try {
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: positionals > 0 });
+    if (parsed.positionals.length > positionals) {
+      throw new UsageError(`${command}: unexpected argument "${parsed.positionals[positionals]}"`);
+    }
+    return parsed;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const message = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/'/g, '"');
+    throw new UsageError(`${command}: ${message}`);
+  }
+}
+
+/** A numeric option, or a UsageError naming it. */
+export function numberOption(command: string, name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`${command}: --${name} must be a number, got "${value}"`);
+  return n;
+}

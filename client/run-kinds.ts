@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import { GenerateInputSchema, type GenerateResult } from '../core/schemas/generate';
+
+/**
+ * The ready-made workflows a client can start by name, each with its input schema (checked
+ * before the run starts) and how it is described in the Temporal UI.
+ */
+export interface RunKind<S extends z.ZodType = z.ZodType, R = unknown> {
+  workflowType: string;
+  schema: S;
+  /** One line shown as the run's summary in the UI. */
+  summary(input: z.output<S>): string;
+  /** @internal type carrier for the result */
+  result?: R;
+}
+
+const oneLine = (text: string, max = 80) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+export const RUN_KINDS = {
+  generate: {
+    workflowType: 'generate',
+    schema: GenerateInputSchema,
+    summary: (input) => `generate: ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`)}`,
+  } satisfies RunKind<typeof GenerateInputSchema, GenerateResult>,
+};
+
+export type RunKindName = keyof typeof RUN_KINDS;
+export type RunInput<K extends RunKindName> = z.input<(typeof RUN_KINDS)[K]['schema']>;
+export type RunResult<K extends RunKindName> = K extends 'generate' ? GenerateResult : never;

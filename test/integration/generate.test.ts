@@ -1,0 +1,111 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { startModelServer, type ModelServer } from '../../model-server';
+import { describeFailure } from '../../client/cli/describe-failure';
+import { openTestEnv, testLlmConfig, testWorker, groveClient, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
+
+let env: TestEnv;
+let model: ModelServer;
+
+beforeAll(async () => {
+  env = await openTestEnv();
+  model = await startModelServer({ apiKeys: ['test-key'] });
+});
+afterAll(async () => {
+  await model?.close();
+  await env?.close();
+});
+beforeEach(() => model.reset());
+
+/** Runs `fn` with a grove worker on a fresh task queue. */
+async function withWorker<T>(fn: (taskQueue: string) => Promise<T>, llm = testLlmConfig(model.baseURL)): Promise<T> {
+  const taskQueue = uniqueTaskQueue('generate');
+  const worker = await testWorker(env, { taskQueue, llm });
+  return worker.runUntil(fn(taskQueue));
+}
+
+const fastRetries = { initialRetryMs: 100, maxRetryIntervalMs: 200, maxAttempts: 3 };
+
+test('generate runs one model call through the openai SDK and returns the answer', async () => {
+  const result = await withWorker((tq) => groveClient(env, tq).run('generate', { prompt: 'Say hi!', model: 'echo' }));
+  expect(result.output).toBe('Echo: Say hi!');
+  expect(result.conversation.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+  expect(result.conversation[0].content).toBe('Act as a helpful AI assistant');
+  expect(result.usage.totalTokens).toBeGreaterThan(0);
+  expect(model.stats().byModel.echo.completed).toBe(1);
+
+  const description = await env.client.workflow.getHandle(result.workflowId).describe();
+  expect(description.searchAttributes.GroveStatus).toEqual(['succeeded']);
+  expect(description.searchAttributes.GroveKind).toEqual(['generate']);
+});
+
+test('a 429 with Retry-After is retried after that delay and the run succeeds', async () => {
+  model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 429, retryAfterSeconds: 1 } });
+  const result = await withWorker(async (tq) => {
+    const handle = await groveClient(env, tq).start('generate', { prompt: 'again', model: 'echo', llm: { ...fastRetries, initialRetryMs: 50 } });
+    return { ...(await handle.result()), history: await handle.fetchHistory() };
+  });
+  expect(result.output).toBe('Echo: again');
+  const stats = model.stats().byModel.echo;
+  expect(stats).toMatchObject({ received: 2, failed: 1, completed: 1 });
+  // The retry waited for Retry-After (1 s), not the 50 ms backoff: the activity's start and
+  // completion are at least a second apart in workflow history.
+  const events = result.history.events ?? [];
+  const scheduled = events.find((e: (typeof events)[number]) => e.activityTaskScheduledEventAttributes)!;
+  const completed = events.find((e: (typeof events)[number]) => e.activityTaskCompletedEventAttributes)!;
+  type EventTime = NonNullable<typeof scheduled.eventTime>;
+  const millis = (t: EventTime | null | undefined) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
+  expect(millis(completed.eventTime) - millis(scheduled.eventTime)).toBeGreaterThanOrEqual(950);
+});
+
+test('a 500 is retried', async () => {
+  model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 500 }, times: 2 });
+  const result = await withWorker((tq) => groveClient(env, tq).run('generate', { prompt: 'flaky', model: 'echo', llm: fastRetries }));
+  expect(result.output).toBe('Echo: flaky');
+  expect(model.stats().byModel.echo).toMatchObject({ received: 3, failed: 2, completed: 1 });
+});
+
+async function expectFailure(run: Promise<unknown>): Promise<{ message: string; type?: string }> {
+  const err = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  const cause = (err as WorkflowFailedError).cause as { type?: string; message: string };
+  return { message: describeFailure(err), type: cause.type };
+}
+
+test('a bad API key fails fast, once, with a message that says what to fix', async () => {
+  const failure = await withWorker(
+    (tq) => expectFailure(groveClient(env, tq).run('generate', { prompt: 'hi', model: 'echo' })),
+    testLlmConfig(model.baseURL, { apiKey: 'wrong-key' }),
+  );
+  expect(failure.type).toBe('GroveAuthFailed');
+  expect(failure.message).toMatch(/rejected the API key \(401: .*\): set OPENAI_API_KEY/);
+  expect(model.stats().total.received).toBe(1);
+});
+
+test('an unknown model fails fast naming the model and the endpoint', async () => {
+  const failure = await withWorker((tq) => expectFailure(groveClient(env, tq).run('generate', { prompt: 'hi', model: 'no-such-model' })));
+  expect(failure.type).toBe('GroveModelNotFound');
+  expect(failure.message).toContain(`model "no-such-model" was not found at ${model.baseURL}`);
+  expect(model.stats().total.received).toBe(1);
+});
+
+test('an unreachable OPENAI_BASE_URL fails after the retry budget with a clear error', async () => {
+  const failure = await withWorker(
+    (tq) => expectFailure(groveClient(env, tq).run('generate', { prompt: 'hi', llm: { ...fastRetries, maxAttempts: 2 } })),
+    testLlmConfig('http://127.0.0.1:9/v1'),
+  );
+  expect(failure.type).toBe('GroveNetworkError');
+  expect(failure.message).toMatch(/^cannot reach the model endpoint at http:\/\/127\.0\.0\.1:9\/v1 .*check OPENAI_BASE_URL/);
+});
+
+test('invalid input is rejected before a workflow starts, naming the field', async () => {
+  const taskQueue = uniqueTaskQueue('generate-invalid');
+  const grove = groveClient(env, taskQueue);
+  await expect(grove.start('generate', { prompt: 'hi', apiKwargs: { temperature: 7 } }, { workflowId: `never-${taskQueue}` })).rejects.toThrow(
+    /^invalid generate input: apiKwargs\.temperature: /,
+  );
+  await expect(grove.start('generate', {} as never)).rejects.toThrow(/prompt.*exactly one of `prompt` or `messages`/);
+  await expect(env.client.workflow.getHandle(`never-${taskQueue}`).describe()).rejects.toThrow(/not found/i);
+});

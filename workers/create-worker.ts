@@ -1,0 +1,45 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { join } from 'node:path';
+import { createLlmActivities } from '../activities/llm/chat';
+import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
+import { FileMessageStore } from '../activities/store/file-message-store';
+import type { MessageStore } from '../activities/store/message-store';
+import { groveHome } from '../runtime/paths';
+import { bundleGroveWorkflows } from './workflow-bundle';
+
+export interface GroveWorkerOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  taskQueue: string;
+  /** A prebuilt bundle (`{ codePath }` or `{ code }`); bundled on the spot when omitted. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Model endpoint; from the environment when omitted (see `llmConfigFromEnv`). */
+  llm?: LlmConfig;
+  /** Message store; a folder (`GROVE_STORE_DIR`, default `.grove/store`) when omitted. */
+  store?: MessageStore;
+  /** More activities to serve beside grove's (custom checks, tools, evaluators). */
+  activities?: Record<string, (...args: any[]) => Promise<unknown>>;
+  /** Anything else Temporal's `WorkerOptions` accepts (concurrency, tuner, identity...). */
+  workerOptions?: Partial<WorkerOptions>;
+}
+
+/**
+ * A worker that serves grove's workflows and its model activities on one task queue.
+ *
+ * @example
+ * const connection = await NativeConnection.connect({ address: 'localhost:7233' });
+ * const worker = await createGroveWorker({ connection, taskQueue: 'grove' });
+ * await worker.run();
+ */
+export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worker> {
+  const store = opts.store ?? new FileMessageStore(process.env.GROVE_STORE_DIR ?? join(groveHome(), 'store'));
+  const llm = opts.llm ?? llmConfigFromEnv();
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace ?? 'default',
+    taskQueue: opts.taskQueue,
+    workflowBundle: opts.workflowBundle ?? (await bundleGroveWorkflows()),
+    activities: { ...createLlmActivities({ config: llm, store }), ...(opts.activities ?? {}) },
+    ...opts.workerOptions,
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * A grove worker process: `npx tsx workers/main.ts` (or `grove worker`).
+ *
+ * Environment: TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (default a local dev server on 127.0.0.1:7233),
+ * GROVE_TASK_QUEUE (default `grove`), OPENAI_BASE_URL / OPENAI_API_KEY / GROVE_MODEL,
+ * GROVE_STORE_DIR (default `.grove/store`), GROVE_WORKFLOW_BUNDLE (a prebuilt bundle file).
+ * Stops cleanly on SIGINT/SIGTERM: running activities finish or are handed back to the server.
+ */
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { llmConfigFromEnv } from '../activities/llm/llm-config';
+import { connectWorker, LOCAL_TEMPORAL } from '../client/temporal-server/connect';
+import { connectionSettingsFromEnv } from '../client/temporal-server/connection-options';
+import { createGroveWorker } from './create-worker';
+
+export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger((env.GROVE_LOG_LEVEL as 'WARN') ?? 'WARN') });
+  const settings = connectionSettingsFromEnv(env) ?? LOCAL_TEMPORAL;
+  const taskQueue = env.GROVE_TASK_QUEUE ?? 'grove';
+  const llm = llmConfigFromEnv(env);
+  const connection = await connectWorker(settings);
+  const worker = await createGroveWorker({
+    connection,
+    namespace: settings.namespace,
+    taskQueue,
+    llm,
+    workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
+  });
+  console.log(`grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL} (pid ${process.pid})`);
+  await worker.run();
+  await connection.close();
+}
+
+if (require.main === module) {
+  runWorkerProcess().catch((err: Error) => {
+    console.error(`grove worker: ${err.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,35 @@
+import { ConversationRefs } from '../core/hash/conversation-refs';
+import { GenerateInputSchema, type GenerateInput, type GenerateResult } from '../core/schemas/generate';
+import { LlmSettingsSchema } from '../core/schemas/llm-settings';
+import { promptConversation } from '../core/schemas/prompt-conversation';
+import { llmPort } from './lib/llm-port';
+import { failRun, preview, reportRun } from './lib/run-status';
+import { validateInput } from './lib/validate-input';
+
+/**
+ * One model call as a durable workflow: the seeds' `AIGenerate(prompt) |> run!`. A crashed
+ * worker resumes it; a finished call is never paid for twice.
+ *
+ * @example
+ * await client.workflow.execute('generate', { taskQueue: 'grove', workflowId: 'hi-1', args: [{ prompt: 'Say hi!' }] });
+ */
+export async function generate(raw: GenerateInput): Promise<GenerateResult> {
+  const input = validateInput(GenerateInputSchema, raw, 'generate input');
+  reportRun({ kind: 'generate', status: 'running' });
+  const conversation = promptConversation(input);
+  const refs = new ConversationRefs();
+  const path = refs.addPath(null, undefined, conversation);
+  const llm = llmPort(LlmSettingsSchema.parse(input.llm ?? {}));
+  try {
+    const result = await llm.chat(refs, path, {
+      model: input.model,
+      params: input.apiKwargs,
+      summary: `generate: ${preview(input.prompt ?? 'conversation')}`,
+    });
+    const message = result.choices[0].message;
+    reportRun({ status: 'succeeded', calls: 1, tokens: result.usage.totalTokens });
+    return { output: message.content, message, conversation: [...conversation, message], usage: result.usage, model: result.model };
+  } catch (err) {
+    failRun(err);
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * Every workflow a grove worker serves. The worker bundles this file; clients start the
+ * workflows by these names.
+ */
+export { generate } from './generate';

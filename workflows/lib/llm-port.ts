@@ -1,0 +1,75 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { LlmActivities } from '../../activities/llm/chat';
+import type { ConversationRefs } from '../../core/hash/conversation-refs';
+import type { Ref } from '../../core/hash/refs';
+import type { ChatParams } from '../../core/schemas/chat-params';
+import type { ChatActivityResult, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
+import { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
+import type { LlmSettings } from '../../core/schemas/llm-settings';
+
+export interface ChatRequest {
+  model?: string;
+  params?: ChatParams;
+  runId?: string;
+  /** One line for the Temporal UI, e.g. "sample 7 ← 4". */
+  summary?: string;
+}
+
+/**
+ * The workflow's side of the model activities: it turns a conversation path into a reference
+ * input, schedules `llmChat` with the run's timeouts and retry policy, and keeps the message
+ * store bookkeeping right — including the recovery from a store miss (a worker that cannot see
+ * the store), where it resends everything inline once.
+ *
+ * @example
+ * const llm = llmPort(settings);
+ * const result = await llm.chat(refs, pathRef, { model: 'gpt-4o-mini', summary: 'answer' });
+ */
+export function llmPort(settings: LlmSettings) {
+  const options: ActivityOptions = {
+    taskQueue: settings.taskQueue,
+    startToCloseTimeout: settings.startToCloseTimeoutMs,
+    heartbeatTimeout: settings.heartbeatTimeoutMs,
+    retry: {
+      initialInterval: settings.initialRetryMs,
+      backoffCoefficient: 2,
+      maximumInterval: settings.maxRetryIntervalMs,
+      maximumAttempts: settings.maxAttempts,
+      nonRetryableErrorTypes: NON_RETRYABLE_LLM_FAILURES,
+    },
+  };
+  const activities = proxyActivities<LlmActivities>(options);
+
+  async function chat(refs: ConversationRefs, path: Ref, request: ChatRequest): Promise<ChatActivityResult> {
+    const { summary, ...rest } = request;
+    const run = (all: boolean) => {
+      const conversation = refs.input(path, { all });
+      return activities.llmChat
+        .executeWithOptions({ ...options, summary }, [{ conversation, ...rest }])
+        .then((result) => ({ result, conversation }));
+    };
+    let outcome;
+    try {
+      outcome = await run(false);
+    } catch (err) {
+      if (!isStoreMiss(err)) throw err;
+      refs.forgetStored();
+      outcome = await run(true);
+    }
+    refs.markStored(outcome.conversation);
+    refs.markRefsStored(outcome.result.choices.map((c) => c.ref));
+    return outcome.result;
+  }
+
+  function embed(input: EmbedActivityInput, summary?: string): Promise<EmbedActivityResult> {
+    return activities.llmEmbed.executeWithOptions({ ...options, summary }, [input]);
+  }
+
+  return { chat, embed };
+}
+
+export type LlmPort = ReturnType<typeof llmPort>;
+
+function isStoreMiss(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === LlmFailure.StoreMiss;
+}
