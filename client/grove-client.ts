@@ -1,6 +1,9 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
+import type { ConversationDelta } from '../core/conversation/delta';
+import type { Message } from '../core/schemas/messages';
 import { parseInput } from '../core/schemas/parse-input';
+import { SampleTree } from '../core/tree/sample-tree';
 import { GroveKind, GroveStatus } from '../workflows/search-attributes';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
 import { connectClient, LOCAL_TEMPORAL } from './temporal-server/connect';
@@ -55,6 +58,33 @@ export class GroveClient {
     const handle = await this.start(kind, input, opts);
     const result = (await handle.result()) as RunResult<K>;
     return { ...result, workflowId: handle.workflowId };
+  }
+
+  /**
+   * The sample tree of a run, running or finished: from its result when it has completed
+   * (no worker needed), else by query (a worker must be up).
+   */
+  async tree(workflowId: string): Promise<{ tree: SampleTree<ConversationDelta>; activeSampleId?: number; status: string }> {
+    const handle = this.handle(workflowId);
+    const { status } = await handle.describe();
+    if (status.name === 'COMPLETED') {
+      const result = (await handle.result()) as { tree?: unknown; activeSampleId?: number };
+      if (result.tree === undefined) throw new Error(`run ${workflowId} has no sample tree (it is not a search or airetry run)`);
+      return { tree: SampleTree.fromJSON<ConversationDelta>(result.tree), activeSampleId: result.activeSampleId, status: status.name };
+    }
+    const [tree, progress] = await Promise.all([handle.query<unknown>('tree'), handle.query<{ activeSampleId?: number }>('progress')]);
+    return { tree: SampleTree.fromJSON<ConversationDelta>(tree), activeSampleId: progress.activeSampleId, status: status.name };
+  }
+
+  /** The active (winning) conversation of a run, running or finished. */
+  async conversation(workflowId: string): Promise<{ conversation: Message[]; status: string }> {
+    const handle = this.handle(workflowId);
+    const { status } = await handle.describe();
+    if (status.name === 'COMPLETED') {
+      const result = (await handle.result()) as { conversation?: Message[] };
+      return { conversation: result.conversation ?? [], status: status.name };
+    }
+    return { conversation: await handle.query<Message[]>('conversation'), status: status.name };
   }
 
   handle(workflowId: string): WorkflowHandle {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AiretryInputSchema, type AiretryResult } from '../core/schemas/airetry-input';
 import { GenerateInputSchema, type GenerateResult } from '../core/schemas/generate';
 
 /**
@@ -25,8 +26,14 @@ export const RUN_KINDS = {
     schema: GenerateInputSchema,
     summary: (input) => `generate: ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`)}`,
   } satisfies RunKind<typeof GenerateInputSchema, GenerateResult>,
+  airetry: {
+    workflowType: 'airetry',
+    schema: AiretryInputSchema,
+    summary: (input) =>
+      `airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+  } satisfies RunKind<typeof AiretryInputSchema, AiretryResult>,
 };
 
 export type RunKindName = keyof typeof RUN_KINDS;
 export type RunInput<K extends RunKindName> = z.input<(typeof RUN_KINDS)[K]['schema']>;
-export type RunResult<K extends RunKindName> = K extends 'generate' ? GenerateResult : never;
+export type RunResult<K extends RunKindName> = K extends 'generate' ? GenerateResult : K extends 'airetry' ? AiretryResult : never;

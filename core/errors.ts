@@ -55,3 +55,16 @@ export class InvalidConfigError extends GroveError {
 export class NoUserMessageError extends GroveError {
   static override readonly errorName = 'NoUserMessageError';
 }
+
+/**
+ * airetry ran out of retries or calls with `throw` set: the seeds' "Maximum retry budget
+ * reached" (which the original never actually threw: its `throw` keyword shadowed `Base.throw`).
+ */
+export class RetryBudgetError extends GroveError {
+  static override readonly errorName = 'GroveRetryBudgetExhausted';
+}
+
+/** An AI call was used before `run()`, or otherwise out of order. */
+export class CallStateError extends GroveError {
+  static override readonly errorName = 'GroveCallState';
+}

@@ -11,6 +11,8 @@ export interface GroveWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue: string;
+  /** Your own workflows file (it should `export * from` grove's `workflows/index.ts` too); default grove's. */
+  workflowsPath?: string;
   /** A prebuilt bundle (`{ codePath }` or `{ code }`); bundled on the spot when omitted. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Model endpoint; from the environment when omitted (see `llmConfigFromEnv`). */
@@ -38,7 +40,7 @@ export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worke
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
-    workflowBundle: opts.workflowBundle ?? (await bundleGroveWorkflows()),
+    workflowBundle: opts.workflowBundle ?? (await bundleGroveWorkflows({ workflowsPath: opts.workflowsPath })),
     activities: { ...createLlmActivities({ config: llm, store }), ...(opts.activities ?? {}) },
     ...opts.workerOptions,
   });

@@ -3,7 +3,9 @@
  *
  * Environment: TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (default a local dev server on 127.0.0.1:7233),
  * GROVE_TASK_QUEUE (default `grove`), OPENAI_BASE_URL / OPENAI_API_KEY / GROVE_MODEL,
- * GROVE_STORE_DIR (default `.grove/store`), GROVE_WORKFLOW_BUNDLE (a prebuilt bundle file).
+ * GROVE_STORE_DIR (default `.grove/store`), GROVE_WORKFLOW_BUNDLE (a prebuilt bundle file),
+ * GROVE_STICKY_QUEUE_TIMEOUT_MS (how long a run waits for this worker's cache before another
+ * worker takes over after a crash; Temporal's default 10 s).
  * Stops cleanly on SIGINT/SIGTERM: running activities finish or are handed back to the server.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -24,6 +26,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Pr
     taskQueue,
     llm,
     workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
+    workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,
   });
   console.log(`grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL} (pid ${process.pid})`);
   await worker.run();

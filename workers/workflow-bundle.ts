@@ -21,8 +21,8 @@ export async function bundleGroveWorkflows(opts: { workflowsPath?: string } = {}
 }
 
 /** Bundles and writes the bundle to `path`, returning `{ codePath }` for `WorkerOptions.workflowBundle`. */
-export async function writeWorkflowBundle(path: string): Promise<{ codePath: string }> {
-  const bundle = await bundleGroveWorkflows();
+export async function writeWorkflowBundle(path: string, opts: { workflowsPath?: string } = {}): Promise<{ codePath: string }> {
+  const bundle = await bundleGroveWorkflows(opts);
   await writeFile(path, bundle.code);
   return { codePath: path };
 }

@@ -3,3 +3,4 @@
  * workflows by these names.
  */
 export { generate } from './generate';
+export { airetry } from './airetry';

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ConversationInput } from '../../core/hash/conversation-refs';
-import { messageRef, pathRef, type PathRecord, type Ref } from '../../core/hash/refs';
+import { rebuildConversation } from '../../core/hash/rebuild-conversation';
+import { messageRef, pathRef } from '../../core/hash/refs';
 import { LlmFailure } from '../../core/schemas/llm-failures';
 import type { Message } from '../../core/schemas/messages';
 import type { MessageStore } from './message-store';
@@ -21,24 +22,12 @@ export async function resolveConversation(store: MessageStore, input: Conversati
   await store.putMessages(messages);
   await store.putPaths(paths);
 
-  const chain: { keep?: number; add: Ref[] }[] = [];
-  for (let ref: Ref | null = input.path; ref !== null; ) {
-    const record: PathRecord | undefined = paths[ref] ?? (await store.getPath(ref));
-    if (!record) throw miss(store, `path ${ref}`);
-    chain.push(record);
-    ref = record.parent;
-  }
-  let conversation: Message[] = [];
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const { keep, add } = chain[i];
-    if (keep !== undefined) conversation = conversation.slice(0, keep);
-    for (const ref of add) {
-      const message = messages[ref] ?? (await store.getMessage(ref));
-      if (!message) throw miss(store, `message ${ref}`);
-      conversation.push(message);
-    }
-  }
-  return conversation;
+  return rebuildConversation(
+    input.path,
+    (ref) => paths[ref] ?? store.getPath(ref),
+    (ref) => messages[ref] ?? store.getMessage(ref),
+    (what) => miss(store, what),
+  );
 }
 
 function miss(store: MessageStore, what: string): ApplicationFailure {

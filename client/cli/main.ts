@@ -3,6 +3,7 @@ import { GroveInputError } from '../../core/schemas/parse-input';
 import { TemporalCliNotFoundError } from '../temporal-server/cli-binary';
 import { DEMO_HELP, demoCommand } from './commands/demo';
 import { DEV_HELP, devCommand } from './commands/dev';
+import { SHOW_HELP, showCommand, TREE_HELP, treeCommand } from './commands/inspect';
 import { MODEL_SERVER_HELP, modelServerCommand } from './commands/model-server';
 import { PROVISION_HELP, provisionCommand } from './commands/provision';
 import { RUN_HELP, runCommand } from './commands/run';
@@ -17,6 +18,8 @@ const HELP = [
   DEMO_HELP,
   DEV_HELP,
   RUN_HELP,
+  TREE_HELP,
+  SHOW_HELP,
   WORKER_HELP,
   MODEL_SERVER_HELP,
   SETUP_HELP,
@@ -42,6 +45,12 @@ export async function main(argv: string[]): Promise<number> {
       case 'run':
         await runCommand(args, { out });
         break;
+      case 'tree':
+        await treeCommand(args, { out });
+        break;
+      case 'show':
+        await showCommand(args, { out });
+        break;
       case 'worker':
         await workerCommand(args);
         break;
@@ -61,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
         out(HELP);
         break;
       default:
-        throw new UsageError(`unknown command "${command}" (commands: demo, dev, run, worker, model-server, setup, provision, help)`);
+        throw new UsageError(`unknown command "${command}" (commands: demo, dev, run, tree, show, worker, model-server, setup, provision, help)`);
     }
     return 0;
   } catch (err) {

@@ -9,7 +9,7 @@ let runtimeInstalled = false;
 /**
  * A grove worker inside this process (for `grove dev` and the demo), running until `stop`.
  */
-export async function startLocalWorker(opts: { settings: TemporalConnectionSettings; llm: LlmConfig; taskQueue: string }) {
+export async function startLocalWorker(opts: { settings: TemporalConnectionSettings; llm: LlmConfig; taskQueue: string; workflowsPath?: string }) {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
@@ -20,6 +20,7 @@ export async function startLocalWorker(opts: { settings: TemporalConnectionSetti
     namespace: opts.settings.namespace,
     taskQueue: opts.taskQueue,
     llm: opts.llm,
+    workflowsPath: opts.workflowsPath,
     workflowBundle: process.env.GROVE_WORKFLOW_BUNDLE ? { codePath: process.env.GROVE_WORKFLOW_BUNDLE } : undefined,
   });
   const running = worker.run();

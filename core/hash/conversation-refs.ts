@@ -1,4 +1,5 @@
 import type { Message } from '../schemas/messages';
+import { rebuildConversation } from './rebuild-conversation';
 import { messageRef, pathRef, type PathRecord, type Ref } from './refs';
 
 /**
@@ -66,6 +67,11 @@ export class ConversationRefs {
       ref = record.parent;
     }
     return count === 0 ? { path } : { path, writes: { paths, messages } };
+  }
+
+  /** The conversation at `path`, rebuilt from the records this object knows (in-process runs, tests). */
+  resolve(path: Ref): Promise<Message[]> {
+    return rebuildConversation(path, (r) => this.paths.get(r), (r) => this.messages.get(r), (what) => new Error(`unknown conversation ${what}`));
   }
 
   /** After an activity carrying `input` succeeded, everything it carried is in the store. */

@@ -13,6 +13,15 @@ export interface ChatActivityInput {
   runId?: string;
 }
 
+/** What a caller asks of one chat call, besides the conversation. */
+export interface ChatRequest {
+  model?: string;
+  params?: ChatParams;
+  runId?: string;
+  /** One line for the Temporal UI, e.g. "samples 7-8 ← 4". */
+  summary?: string;
+}
+
 export interface ChatChoice {
   message: AssistantMessage;
   /** The message's ref; the activity has already written it to the store. */

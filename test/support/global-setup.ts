@@ -18,7 +18,7 @@ export default async function globalSetup(): Promise<void> {
     process.env.TEMPORAL_ADDRESS
       ? Promise.resolve(undefined)
       : freePort().then((port) => startDevServer({ port, uiPort: false, log })),
-    writeWorkflowBundle(join(dir, 'workflow-bundle.js')),
+    writeWorkflowBundle(join(dir, 'workflow-bundle.js'), { workflowsPath: join(__dirname, 'test-workflows.ts') }),
   ]);
   (globalThis as { __groveServer?: DevServer }).__groveServer = server;
   process.env.GROVE_TEST_TEMPORAL_ADDRESS = server?.address ?? process.env.TEMPORAL_ADDRESS;

@@ -2,18 +2,9 @@ import { ActivityFailure, ApplicationFailure, proxyActivities, type ActivityOpti
 import type { LlmActivities } from '../../activities/llm/chat';
 import type { ConversationRefs } from '../../core/hash/conversation-refs';
 import type { Ref } from '../../core/hash/refs';
-import type { ChatParams } from '../../core/schemas/chat-params';
-import type { ChatActivityResult, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
+import type { ChatActivityResult, ChatRequest, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
 import { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
-
-export interface ChatRequest {
-  model?: string;
-  params?: ChatParams;
-  runId?: string;
-  /** One line for the Temporal UI, e.g. "sample 7 ← 4". */
-  summary?: string;
-}
 
 /**
  * The workflow's side of the model activities: it turns a conversation path into a reference

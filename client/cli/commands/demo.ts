@@ -1,3 +1,7 @@
+import { formatCallTree } from '../../../core/airetry/format-call-tree';
+import type { ConversationDelta } from '../../../core/conversation/delta';
+import type { AiretryInput } from '../../../core/schemas/airetry-input';
+import { SampleTree } from '../../../core/tree/sample-tree';
 import { GroveClient } from '../../grove-client';
 import { connectClient } from '../../temporal-server/connect';
 import { ensureModel } from '../../local/ensure-model';
@@ -8,8 +12,21 @@ import { parseCommandArgs } from '../usage-error';
 export const DEMO_HELP = `grove demo [--keep | --exit]
   Starts a local Temporal dev server (or uses TEMPORAL_ADDRESS), a worker and — without
   OPENAI_BASE_URL / OPENAI_API_KEY — grove's scripted model server, then runs a durable
-  generate workflow and prints the answer and where to see the run in the Temporal UI.
+  generate workflow and the seeds' color game as a self-fixing airetry run, and prints the
+  answers, the sample tree and where to see the runs in the Temporal UI.
   With a terminal it stays up (so the UI stays reachable) until Ctrl-C; --exit stops at once.`;
+
+const COLOR_GAME: AiretryInput = {
+  prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
+  config: { nSamples: 2 },
+  apiKwargs: { n: 2 },
+  seed: 1,
+  checks: [
+    { kind: 'maxWords', max: 1, feedback: 'You must answer with 1 word only.' },
+    { kind: 'lowercase', feedback: 'You must answer in lowercase.' },
+    { kind: 'startsWith', value: 'y', feedback: 'It starts with "y"' },
+  ],
+};
 
 export async function demoCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   const { values } = parseCommandArgs('demo', args, { keep: { type: 'boolean' }, exit: { type: 'boolean' } });
@@ -23,9 +40,15 @@ export async function demoCommand(args: string[], io: { out: (line: string) => v
     io.out(`\n> ${prompt}`);
     const result = await grove.run('generate', { prompt });
     io.out(result.output ?? '');
-    io.out(`\nworkflow ${result.workflowId} (${result.usage.totalTokens} tokens, model ${result.model})`);
-    const link = runUrl(temporal.uiUrl, temporal.settings.namespace, result.workflowId);
-    if (link) io.out(`Temporal UI: ${link}`);
+    io.out(`(workflow ${result.workflowId}, ${result.usage.totalTokens} tokens, model ${result.model})`);
+
+    io.out(`\n> ${COLOR_GAME.prompt}`);
+    io.out('  checks: 1 word only; lowercase; starts with "y" — each failure is fed back and retried from the best sample');
+    const game = await grove.run('airetry', { ...COLOR_GAME, model: model.scripted ? 'color-guesser' : undefined });
+    io.out(`${String(game.output)}   (${game.success ? 'all checks passed' : 'budget exhausted'}: ${game.calls} samples, ${game.retries} retries)\n`);
+    io.out(formatCallTree(SampleTree.fromJSON<ConversationDelta>(game.tree), { activeSampleId: game.activeSampleId, answers: true }));
+    const link = runUrl(temporal.uiUrl, temporal.settings.namespace, game.workflowId);
+    if (link) io.out(`\nTemporal UI: ${link}`);
     const keep = values.keep || (!values.exit && process.stdin.isTTY);
     if (keep) {
       io.out('\nThe dev server, worker and UI stay up; Ctrl-C stops them.');

@@ -1,38 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { parseInput } from '../../../core/schemas/parse-input';
 import { GroveClient } from '../../grove-client';
 import { runUrl } from '../../local/ensure-temporal';
+import { RUN_KINDS, type RunKindName } from '../../run-kinds';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 import { warnIfNoWorker } from '../worker-check';
 
-export const RUN_HELP = `grove run generate --prompt TEXT [--system TEXT] [--model NAME] [--temperature T] [--workflow-id ID] [--no-wait] [--json]
-  Starts a run on the Temporal server (TEMPORAL_ADDRESS, or the local dev server), waits and prints the answer.`;
+export const RUN_HELP = `grove run generate --prompt TEXT [--system TEXT] [--model NAME] [--temperature T] [common options]
+grove run airetry --input FILE.json [common options]
+  Starts a run on the Temporal server (TEMPORAL_ADDRESS, or the local dev server), waits and prints
+  the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
+  The input is checked before anything starts; a bad field is named and no run is created.`;
+
+const COMMON = {
+  input: { type: 'string' },
+  'workflow-id': { type: 'string' },
+  'no-wait': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
 
 /** `grove run <kind> ...` */
 export async function runCommand(args: string[], io: { out: (line: string) => void; uiUrl?: string }): Promise<void> {
   const [kind, ...rest] = args;
-  if (kind !== 'generate') throw new UsageError(`run: unknown run kind "${kind ?? ''}" (available: generate)`);
-  const { values } = parseCommandArgs('run generate', rest, {
-    prompt: { type: 'string' },
-    system: { type: 'string' },
-    model: { type: 'string' },
-    temperature: { type: 'string' },
-    'workflow-id': { type: 'string' },
-    'no-wait': { type: 'boolean' },
-    json: { type: 'boolean' },
-  });
-  if (!values.prompt) throw new UsageError('run generate: --prompt is required');
-  const temperature = numberOption('run generate', 'temperature', values.temperature);
+  if (!kind || !(kind in RUN_KINDS)) {
+    throw new UsageError(`run: unknown run kind "${kind ?? ''}" (available: ${Object.keys(RUN_KINDS).join(', ')})`);
+  }
+  const command = `run ${kind}`;
+  const { values } = parseCommandArgs(command, rest, {
+    ...COMMON,
+    ...(kind === 'generate'
+      ? { prompt: { type: 'string' }, system: { type: 'string' }, model: { type: 'string' }, temperature: { type: 'string' } }
+      : {}),
+  } as const);
+  const input = values.input !== undefined ? readInput(command, values.input) : flagsInput(command, kind as RunKindName, values);
+  parseInput(RUN_KINDS[kind as RunKindName].schema, input, `${kind} input`); // a bad field is reported before connecting
+
   const grove = await GroveClient.connect();
   try {
-    const handle = await grove.start(
-      'generate',
-      {
-        prompt: values.prompt,
-        system: values.system,
-        model: values.model,
-        apiKwargs: temperature === undefined ? undefined : { temperature },
-      },
-      { workflowId: values['workflow-id'] },
-    );
+    const handle = await grove.start(kind as RunKindName, input as never, { workflowId: values['workflow-id'] });
     const link = runUrl(io.uiUrl ?? process.env.GROVE_UI_URL ?? 'http://127.0.0.1:8233', grove.temporal.options.namespace, handle.workflowId);
     if (values['no-wait']) {
       io.out(values.json ? JSON.stringify({ workflowId: handle.workflowId }) : `started ${handle.workflowId}${link ? `  ${link}` : ''}`);
@@ -40,12 +45,44 @@ export async function runCommand(args: string[], io: { out: (line: string) => vo
     }
     await warnIfNoWorker(grove, (line) => process.stderr.write(`${line}\n`));
     const result = await handle.result();
-    if (values.json) io.out(JSON.stringify({ workflowId: handle.workflowId, ...result }));
-    else {
-      io.out(result.output ?? '(no text: the model answered with tool calls)');
-      io.out(`workflow: ${handle.workflowId}${link ? `  ${link}` : ''}`);
+    if (values.json) {
+      io.out(JSON.stringify({ workflowId: handle.workflowId, ...result }));
+      return;
     }
+    const output = result.output;
+    io.out(output === undefined || output === null ? '(no output)' : typeof output === 'string' ? output : JSON.stringify(output));
+    if (kind === 'airetry') {
+      io.out(`\n${result.success ? 'all checks passed' : 'not all checks passed'} (${result.calls} samples, ${result.retries} retries)`);
+      io.out(result.treeText);
+    }
+    io.out(`workflow: ${handle.workflowId}${link ? `  ${link}` : ''}`);
   } finally {
     await grove.close();
   }
+}
+
+function readInput(command: string, path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${command}: cannot read --input ${path} (${(err as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${command}: --input ${path} is not valid JSON (${(err as Error).message})`);
+  }
+}
+
+function flagsInput(command: string, kind: RunKindName, values: Record<string, unknown>): unknown {
+  if (kind !== 'generate') throw new UsageError(`${command}: --input FILE.json is required`);
+  if (!values.prompt) throw new UsageError(`${command}: --prompt is required`);
+  const temperature = numberOption(command, 'temperature', values.temperature as string | undefined);
+  return {
+    prompt: values.prompt,
+    system: values.system,
+    model: values.model,
+    apiKwargs: temperature === undefined ? undefined : { temperature },
+  };
 }

@@ -1,0 +1,46 @@
+import { formatCallTree } from '../../../core/airetry/format-call-tree';
+import { messageText, type Message } from '../../../core/schemas/messages';
+import { GroveClient } from '../../grove-client';
+import { parseCommandArgs, UsageError } from '../usage-error';
+
+export const TREE_HELP = `grove tree WORKFLOW_ID [--answers] [--json]
+  Prints the sample tree of a running or finished run (the seeds' print_samples shape);
+  --answers adds each sample's answer.`;
+export const SHOW_HELP = `grove show WORKFLOW_ID [--json]
+  Prints the winning conversation of a running or finished run.`;
+
+export async function treeCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
+  const { values, positionals } = parseCommandArgs('tree', args, { answers: { type: 'boolean' }, json: { type: 'boolean' } }, 1);
+  const workflowId = positionals[0];
+  if (!workflowId) throw new UsageError('tree: WORKFLOW_ID is required');
+  const grove = await GroveClient.connect();
+  try {
+    const { tree, activeSampleId, status } = await grove.tree(workflowId);
+    if (values.json) io.out(JSON.stringify({ status, activeSampleId, tree: tree.toJSON() }));
+    else io.out(formatCallTree(tree, { activeSampleId, answers: values.answers }));
+  } finally {
+    await grove.close();
+  }
+}
+
+export async function showCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
+  const { values, positionals } = parseCommandArgs('show', args, { json: { type: 'boolean' } }, 1);
+  const workflowId = positionals[0];
+  if (!workflowId) throw new UsageError('show: WORKFLOW_ID is required');
+  const grove = await GroveClient.connect();
+  try {
+    const { conversation } = await grove.conversation(workflowId);
+    if (values.json) io.out(JSON.stringify(conversation));
+    else for (const message of conversation) io.out(formatMessage(message));
+  } finally {
+    await grove.close();
+  }
+}
+
+/** `[user] text`, `[assistant] text` or `[assistant] → tool(args)`, `[tool] result`. */
+export function formatMessage(message: Message): string {
+  const text = messageText(message);
+  const calls = message.role === 'assistant' && message.tool_calls ? message.tool_calls.map((c) => `→ ${c.function.name}(${c.function.arguments})`) : [];
+  const images = message.role === 'user' && Array.isArray(message.content) ? message.content.filter((p) => p.type === 'image_url').length : 0;
+  return [`[${message.role}]${text ? ` ${text}` : ''}${images ? ` (+${images} image${images === 1 ? '' : 's'})` : ''}`, ...calls.map((c) => `  ${c}`)].join('\n');
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { renderTemplate } from '../conversation/template';
+import type { AICall } from './ai-call';
+import type { Condition, Feedback } from './evaluate-condition';
+
+/**
+ * The built-in checks of the ready-made `airetry` workflow, for services that start runs with
+ * JSON instead of writing workflow code. Each check looks at the active sample's answer text
+ * and, when it fails, feeds back its `feedback` (default: a sentence saying what is wrong).
+ * Feedback may use `{{output}}` for the failing answer.
+ */
+const common = {
+  /** A name for results and logs; default `<kind>#<index>`. */
+  name: z.string().min(1).optional(),
+  feedback: z.string().optional(),
+  /** The airetry budget for this check (absolute, across checks, as in the seeds). */
+  maxRetries: z.number().int().nonnegative().optional(),
+  evaluateAll: z.boolean().optional(),
+  feedbackExpensive: z.boolean().optional(),
+};
+const caseSensitive = z.boolean().optional();
+
+const RegexCheck = z.strictObject({
+  kind: z.literal('regex'),
+  pattern: z.string().min(1),
+  flags: z.string().regex(/^[dgimsuyv]*$/, 'flags are letters among d, g, i, m, s, u, v, y').optional(),
+  ...common,
+}).superRefine((check, ctx) => {
+  try {
+    new RegExp(check.pattern, check.flags);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid regular expression (${(err as Error).message})` });
+  }
+});
+
+export const CheckSpecSchema = z.discriminatedUnion('kind', [
+  RegexCheck,
+  z.strictObject({ kind: z.literal('maxWords'), max: z.number().int().positive(), ...common }),
+  z.strictObject({ kind: z.literal('oneOf'), choices: z.array(z.string()).min(1), caseSensitive, ...common }),
+  z.strictObject({ kind: z.literal('equals'), value: z.string(), caseSensitive, ...common }),
+  z.strictObject({ kind: z.literal('contains'), value: z.string().min(1), caseSensitive, ...common }),
+  z.strictObject({ kind: z.literal('startsWith'), value: z.string().min(1), caseSensitive, ...common }),
+  z.strictObject({ kind: z.literal('lowercase'), ...common }),
+  z.strictObject({
+    kind: z.literal('jsonSchema'),
+    schema: z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
+      try {
+        z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `not a usable JSON Schema (${(err as Error).message})` });
+      }
+    }),
+    ...common,
+  }),
+  z.strictObject({ kind: z.literal('llmJudge'), question: z.string().min(1), model: z.string().min(1).optional(), ...common }),
+]);
+export type CheckSpec = z.infer<typeof CheckSpecSchema>;
+export type CheckKind = CheckSpec['kind'];
+
+export interface CompiledCheck {
+  name: string;
+  condition: Condition<unknown>;
+  feedback: Feedback<unknown>;
+  options: { maxRetries?: number; evaluateAll?: boolean; feedbackExpensive?: boolean };
+}
+
+/** Runs an LLM judge on a call: supplied by the workflow (it needs an activity). */
+export type JudgeRunner = (call: AICall<unknown>, question: string, model?: string) => Promise<boolean>;
+
+/** The answer text a check looks at: the assistant's text, or a tool call's arguments. */
+export function answerText(call: AICall<unknown>): string {
+  const last = call.lastMessage;
+  if (!last || last.role !== 'assistant') return '';
+  return last.content ?? last.tool_calls?.[0]?.function.arguments ?? '';
+}
+
+/**
+ * Turns a check spec into an airetry condition and feedback.
+ *
+ * @example
+ * const check = compileCheck({ kind: 'maxWords', max: 1 }, 0, judge);
+ * await airetry(check.condition, call, check.feedback, check.options);
+ */
+export function compileCheck(spec: CheckSpec, index: number, judge: JudgeRunner): CompiledCheck {
+  const fold = (s: string) => ('caseSensitive' in spec && spec.caseSensitive ? s : s.toLowerCase());
+  const text = (call: AICall<unknown>) => answerText(call).trim();
+  let condition: Condition<unknown>;
+  let fallback: string | ((call: AICall<unknown>) => string);
+  switch (spec.kind) {
+    case 'regex': {
+      const re = new RegExp(spec.pattern, spec.flags);
+      condition = (call) => re.test(text(call));
+      fallback = `Your answer must match the pattern /${spec.pattern}/${spec.flags ?? ''}.`;
+      break;
+    }
+    case 'maxWords':
+      condition = (call) => words(text(call)) <= spec.max;
+      fallback = spec.max === 1 ? 'You must answer with 1 word only.' : `You must answer with at most ${spec.max} words.`;
+      break;
+    case 'oneOf':
+      condition = (call) => spec.choices.some((c) => fold(c) === fold(text(call)));
+      fallback = `You must answer with exactly one of: ${spec.choices.join(', ')}.`;
+      break;
+    case 'equals':
+      condition = (call) => fold(text(call)) === fold(spec.value);
+      fallback = 'That answer is not correct.';
+      break;
+    case 'contains':
+      condition = (call) => fold(text(call)).includes(fold(spec.value));
+      fallback = `Your answer must contain "${spec.value}".`;
+      break;
+    case 'startsWith':
+      condition = (call) => fold(text(call)).startsWith(fold(spec.value));
+      fallback = `It starts with "${spec.value}".`;
+      break;
+    case 'lowercase':
+      condition = (call) => text(call) === text(call).toLowerCase();
+      fallback = 'You must answer in lowercase.';
+      break;
+    case 'jsonSchema': {
+      const schema = z.fromJSONSchema(spec.schema as Parameters<typeof z.fromJSONSchema>[0]);
+      const problem = (call: AICall<unknown>): string | undefined => {
+        let value: unknown;
+        try {
+          value = JSON.parse(text(call));
+        } catch (err) {
+          return `it is not valid JSON (${(err as Error).message})`;
+        }
+        const result = schema.safeParse(value);
+        return result.success ? undefined : result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      };
+      condition = (call) => problem(call) === undefined;
+      fallback = (call) => `Your answer does not match the required JSON schema: ${problem(call)}.`;
+      break;
+    }
+    case 'llmJudge':
+      condition = (call) => judge(call, spec.question, spec.model);
+      fallback = `A reviewer answered "no" to: ${spec.question}`;
+      break;
+  }
+  const feedback: Feedback<unknown> =
+    spec.feedback !== undefined ? (call) => renderTemplate(spec.feedback!, { output: answerText(call) }) : fallback;
+  return {
+    name: spec.name ?? `${spec.kind}#${index}`,
+    condition,
+    feedback,
+    options: { maxRetries: spec.maxRetries, evaluateAll: spec.evaluateAll, feedbackExpensive: spec.feedbackExpensive },
+  };
+}
+
+function words(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}

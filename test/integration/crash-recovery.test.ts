@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startModelServer, type ModelServer } from '../../model-server';
+import type { AiretryInput } from '../../core/schemas/airetry-input';
+import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
+import { startWorkerProcess, until } from '../support/worker-process';
+
+let env: TestEnv;
+let model: ModelServer;
+let storeDir: string;
+
+beforeAll(async () => {
+  env = await openTestEnv();
+  model = await startModelServer();
+  storeDir = mkdtempSync(join(tmpdir(), 'grove-store-'));
+});
+afterAll(async () => {
+  await model?.close();
+  await env?.close();
+  rmSync(storeDir, { recursive: true, force: true });
+});
+
+const input: AiretryInput = {
+  prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
+  model: 'color-guesser',
+  config: { nSamples: 2 },
+  apiKwargs: { n: 2 },
+  seed: 11,
+  llm: { heartbeatTimeoutMs: 2000 },
+  checks: [{ kind: 'maxWords', max: 1 }, { kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }],
+};
+
+const requestsOf = (workflowId: string) => model.stats().requests.filter((r) => r.callKey?.startsWith(`${workflowId}/`));
+
+test('a worker SIGKILLed mid-retry is replaced; the run ends with the same tree and no completed call is paid twice', async () => {
+  // The reference: the same run, uninterrupted.
+  const refQueue = uniqueTaskQueue('crash-ref');
+  const refWorker = await testWorker(env, { taskQueue: refQueue, llm: testLlmConfig(model.baseURL) });
+  const reference = await refWorker.runUntil(groveClient(env, refQueue).run('airetry', input, { workflowId: `${refQueue}-run` }));
+  expect(reference.success).toBe(true);
+  const referenceCalls = requestsOf(reference.workflowId).filter((r) => r.outcome === 'completed').length;
+  expect(referenceCalls).toBeGreaterThanOrEqual(3);
+
+  // The crash run: its first retry request (the first one carrying feedback) hangs in flight.
+  const taskQueue = uniqueTaskQueue('crash');
+  const workflowId = `${taskQueue}-run`;
+  model.addFault({ match: { callKeyPrefix: `${workflowId}/`, contains: '### Feedback from Evaluator' }, action: { kind: 'hang' } });
+  const workerEnv = {
+    TEMPORAL_ADDRESS: env.address,
+    GROVE_TASK_QUEUE: taskQueue,
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'test-key',
+    GROVE_STORE_DIR: storeDir,
+    GROVE_WORKFLOW_BUNDLE: env.bundlePath,
+  };
+  const first = startWorkerProcess(workerEnv);
+  await first.ready;
+  const handle = await groveClient(env, taskQueue).start('airetry', input, { workflowId });
+  await until(() => model.stats().total.inFlight > 0, 30_000, 'the hanging model call');
+  const completedBeforeKill = requestsOf(workflowId).filter((r) => r.outcome === 'completed').length;
+  expect(completedBeforeKill).toBeGreaterThanOrEqual(1);
+
+  await first.kill('SIGKILL');
+  await until(() => requestsOf(workflowId).some((r) => r.outcome === 'aborted'), 10_000, 'the server to see the dead connection');
+
+  const second = startWorkerProcess(workerEnv);
+  try {
+    const result = await handle.result();
+    expect(result.tree).toEqual(reference.tree);
+    expect(result.output).toBe(reference.output);
+
+    const log = requestsOf(workflowId);
+    expect(log.filter((r) => r.outcome === 'completed')).toHaveLength(referenceCalls);
+    expect(log.filter((r) => r.outcome === 'aborted')).toHaveLength(1);
+    // Every completed call key completed once: nothing that finished before the crash was re-sent.
+    const keys = log.filter((r) => r.outcome === 'completed').map((r) => r.callKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(model.stats().callKeys.repeatedAfterCompletion).toBe(0);
+  } finally {
+    await second.kill('SIGTERM');
+  }
+}, 90_000);

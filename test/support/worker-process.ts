@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Resolves once the worker printed its ready line. */
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * A grove worker in its own OS process (`workers/main.ts`), so a test can SIGKILL it in the
+ * middle of a run, exactly as a crashed host would die.
+ */
+export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, ['-r', 'tsx/cjs', join(ROOT, 'workers', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, GROVE_STICKY_QUEUE_TIMEOUT_MS: '1000', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('grove worker: task queue')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`worker process exited (${code}) before it was ready: ${output.slice(-500)}`)));
+  });
+  return {
+    child,
+    ready,
+    exited,
+    async kill(signal) {
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** Polls `predicate` every 50 ms until it holds (or fails after `timeoutMs`). */
+export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

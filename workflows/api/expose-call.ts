@@ -1,0 +1,54 @@
+import { defineQuery, setHandler } from '@temporalio/workflow';
+import type { AICall } from '../../core/airetry/ai-call';
+import type { ConversationDelta } from '../../core/conversation/delta';
+import { formatCallTree } from '../../core/airetry/format-call-tree';
+import type { Message, Usage } from '../../core/schemas/messages';
+import type { SampleTreeJSON } from '../../core/schemas/tree';
+
+export interface CallProgress {
+  success?: boolean;
+  activeSampleId: number;
+  calls: number;
+  retries: number;
+  samples: number;
+  usage: Usage;
+  error?: { message: string; type?: string };
+}
+
+export const treeQuery = defineQuery<SampleTreeJSON<ConversationDelta>>('tree');
+export const treeTextQuery = defineQuery<string, [{ answers?: boolean }?]>('treeText');
+export const progressQuery = defineQuery<CallProgress>('progress');
+export const conversationQuery = defineQuery<Message[]>('conversation');
+
+/**
+ * Lets clients, the CLI and the Temporal UI see a call while it runs: its sample tree (as
+ * data, and as the seeds' `print_samples` text, optionally with each sample's answer), its
+ * progress counters and the active sample's conversation.
+ *
+ * @example
+ * const out = aiGenerate(prompt);
+ * exposeCall(out);  // then: grove tree <workflowId>
+ */
+export function exposeCall<T>(call: AICall<T>): void {
+  setHandler(treeQuery, () => call.samples.toJSON());
+  setHandler(treeTextQuery, (opts) => treeText(call, opts?.answers ?? false));
+  setHandler(progressQuery, () => callProgress(call));
+  setHandler(conversationQuery, () => call.conversation);
+}
+
+export function callProgress<T>(call: AICall<T>): CallProgress {
+  return {
+    success: call.success,
+    activeSampleId: call.activeSampleId,
+    calls: call.config.calls,
+    retries: call.config.retries,
+    samples: call.samples.size - 1,
+    usage: call.usage,
+    error: call.error,
+  };
+}
+
+/** The seeds' `print_samples` text of a call's samples; with `answers`, each sample's answer follows its line. */
+export function treeText<T>(call: AICall<T>, answers: boolean): string {
+  return formatCallTree(call.samples, { activeSampleId: call.activeSampleId, answers });
+}
