@@ -8,6 +8,7 @@ import { resolveConversation } from '../store/resolve-conversation';
 import type { MessageStore } from '../store/message-store';
 import { classifyLlmError, LlmFailure } from './classify-error';
 import type { LlmConfig } from './llm-config';
+import { createOpenAIClient } from './openai-client';
 
 export interface LlmActivityDeps {
   config: LlmConfig;
@@ -27,14 +28,14 @@ export interface LlmActivityDeps {
  */
 export function createLlmActivities(deps: LlmActivityDeps) {
   const { config, store } = deps;
-  const client =
-    deps.client ?? new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs });
+  const client = deps.client ?? createOpenAIClient(config);
 
   async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
     const conversation = await resolveConversation(store, input.conversation);
     const model = input.model ?? config.defaultModel;
     const key = callKey();
-    const body = { ...(input.params ?? {}), model, messages: conversation.map(toWire) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+    const messages = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
+    const body = { ...(input.params ?? {}), model, messages: messages.map(toWire) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
     const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {
       try {
         return await client.chat.completions.create(body, {

@@ -11,6 +11,8 @@ export interface ChatActivityInput {
   params?: ChatParams;
   /** Stamped on the reply messages as `runId` so multi-sample answers can be told apart. */
   runId?: string;
+  /** A system message sent before the conversation (an agent's prompt, which may change as it reflects). */
+  system?: string;
 }
 
 /** What a caller asks of one chat call, besides the conversation. */
@@ -18,6 +20,7 @@ export interface ChatRequest {
   model?: string;
   params?: ChatParams;
   runId?: string;
+  system?: string;
   /** One line for the Temporal UI, e.g. "samples 7-8 ← 4". */
   summary?: string;
 }

@@ -1,0 +1,77 @@
+import type { ConversationInput } from '../hash/conversation-refs';
+import type { Ref } from '../hash/refs';
+import type { ToolCall, ToolMessage, Usage } from './messages';
+
+/**
+ * The contracts between the agent workflow and the worker-side tool and evaluator activities.
+ * Everything here is plain JSON: it travels through workflow history.
+ */
+
+/** What the model is told about a tool, and how the search treats it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (from the tool's zod schema). */
+  parameters: Record<string, unknown>;
+  /** Whether the tool's JSON Schema is sent with `strict: true`. */
+  strict: boolean;
+  /** Calling it ends a trajectory (e.g. a final-answer tool). */
+  isTerminal: boolean;
+  /** The tool decides per trajectory whether it is offered (`groveActiveTools` asks it). */
+  hasIsActive: boolean;
+}
+
+/** `groveDescribeTools`: the specs of the named tools (a name the worker does not know is a non-retryable `GroveUnknownTool`). */
+export interface DescribeToolsInput {
+  names: string[];
+}
+
+/** `groveActiveTools`: which of `names` are active for the trajectory (tools without `isActive` always are). */
+export interface ActiveToolsInput {
+  names: string[];
+  trajectory: ConversationInput;
+}
+
+/** `groveRunTool`: runs ONE tool call of an assistant message. */
+export interface RunToolInput {
+  /** The conversation before the calling assistant message (Saplings' `trajectory`). */
+  trajectory: ConversationInput;
+  call: ToolCall;
+  /** The tools offered to the model for this turn; a call to any other name is answered with an error. */
+  offered: string[];
+}
+
+export interface RunToolResult {
+  /** What the model sees (`content`, from `formatOutput`) and what the tool returned (`rawOutput`). Already stored under `ref`. */
+  message: ToolMessage;
+  ref: Ref;
+  /** True when the content reports a problem (unknown tool, invalid arguments, the tool threw). */
+  isError: boolean;
+}
+
+/** Which evaluator scores a trajectory: grove's LLM evaluator, or one registered on the worker by name. */
+export type EvaluatorSpec =
+  | { name: 'llm'; model?: string; nSamples?: number; prompt?: string; temperature?: number }
+  | { name: string; options?: Record<string, unknown> };
+
+/** `groveEvaluate`: scores one trajectory (the prompt and every step after it). */
+export interface EvaluateInput {
+  evaluator: EvaluatorSpec;
+  trajectory: ConversationInput;
+}
+
+export interface EvaluateResult {
+  /** In [0, 1]. */
+  score: number;
+  reasoning: string;
+  /** Each sample's score in [0, 1] (LLM evaluator with nSamples > 1). */
+  samples?: number[];
+  /** Some sample was malformed and its score was repaired or defaulted (see the evaluator's rule). */
+  repaired?: boolean;
+  usage: Usage;
+}
+
+/** `groveResolvePath`: the conversation at a path (the search's final trajectory). */
+export interface ResolvePathInput {
+  path: ConversationInput;
+}
