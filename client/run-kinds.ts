@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { AgentInputSchema } from '../core/agents/agent-options';
+import type { AgentResult } from '../core/agents/agent-result';
 import { AiretryInputSchema, type AiretryResult } from '../core/schemas/airetry-input';
 import { GenerateInputSchema, type GenerateResult } from '../core/schemas/generate';
 
@@ -32,8 +34,19 @@ export const RUN_KINDS = {
     summary: (input) =>
       `airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AiretryInputSchema, AiretryResult>,
+  agent: {
+    workflowType: 'agent',
+    schema: AgentInputSchema,
+    summary: (input) => `agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+  } satisfies RunKind<typeof AgentInputSchema, AgentResult>,
 };
 
 export type RunKindName = keyof typeof RUN_KINDS;
 export type RunInput<K extends RunKindName> = z.input<(typeof RUN_KINDS)[K]['schema']>;
-export type RunResult<K extends RunKindName> = K extends 'generate' ? GenerateResult : K extends 'airetry' ? AiretryResult : never;
+export type RunResult<K extends RunKindName> = K extends 'generate'
+  ? GenerateResult
+  : K extends 'airetry'
+    ? AiretryResult
+    : K extends 'agent'
+      ? AgentResult
+      : never;

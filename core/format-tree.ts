@@ -54,6 +54,8 @@ export interface FormatTreeOptions<D> {
   rng?: RandomSource;
   /** The `length:` field; omitted for a node when it returns undefined (default: always). */
   length?: (node: TreeNode<D>) => number | undefined;
+  /** The node's own text instead of `SampleNode(...)` (other tree kinds, e.g. search agents). */
+  render?: (node: TreeNode<D>) => string;
   /** Extra text after a node's line (separated by a space; skipped when empty), e.g. the answer. */
   label?: (node: TreeNode<D>) => string;
   /** Print from this node (default: the root). */
@@ -84,8 +86,12 @@ export function formatTree<D>(tree: SampleTree<D>, opts: FormatTreeOptions<D> = 
   while (stack.length > 0) {
     const { id, prefix, connector } = stack.pop()!;
     const node = tree.node(id);
-    const score = scoring === null ? undefined : scoreNode(tree, id, scoring, opts.rng);
-    let line = formatNode(node, { score, length: opts.length?.(node) });
+    let line: string;
+    if (opts.render) line = opts.render(node);
+    else {
+      const score = scoring === null ? undefined : scoreNode(tree, id, scoring, opts.rng);
+      line = formatNode(node, { score, length: opts.length?.(node) });
+    }
     const label = opts.label?.(node);
     if (label) line += ` ${label}`;
     lines.push(prefix + connector + line);

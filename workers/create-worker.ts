@@ -1,8 +1,10 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { join } from 'node:path';
-import { createLlmActivities } from '../activities/llm/chat';
 import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
 import { FileMessageStore } from '../activities/store/file-message-store';
+import type { EvaluatorDefinition } from '../activities/evaluators';
+import { createGroveActivities } from '../activities/grove-activities';
+import type { AnyToolDefinition } from '../activities/tools';
 import type { MessageStore } from '../activities/store/message-store';
 import { groveHome } from '../runtime/paths';
 import { bundleGroveWorkflows } from './workflow-bundle';
@@ -19,7 +21,11 @@ export interface GroveWorkerOptions {
   llm?: LlmConfig;
   /** Message store; a folder (`GROVE_STORE_DIR`, default `.grove/store`) when omitted. */
   store?: MessageStore;
-  /** More activities to serve beside grove's (custom checks, tools, evaluators). */
+  /** Tools the search agents may call (served as activities on this worker's task queue). */
+  tools?: AnyToolDefinition[];
+  /** Custom evaluators the search agents may use by name. */
+  evaluators?: EvaluatorDefinition[];
+  /** More activities to serve beside grove's. */
   activities?: Record<string, (...args: any[]) => Promise<unknown>>;
   /** Anything else Temporal's `WorkerOptions` accepts (concurrency, tuner, identity...). */
   workerOptions?: Partial<WorkerOptions>;
@@ -41,7 +47,7 @@ export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worke
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
     workflowBundle: opts.workflowBundle ?? (await bundleGroveWorkflows({ workflowsPath: opts.workflowsPath })),
-    activities: { ...createLlmActivities({ config: llm, store }), ...(opts.activities ?? {}) },
+    activities: { ...createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators }), ...(opts.activities ?? {}) },
     ...opts.workerOptions,
   });
 }

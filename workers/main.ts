@@ -4,6 +4,7 @@
  * Environment: TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (default a local dev server on 127.0.0.1:7233),
  * GROVE_TASK_QUEUE (default `grove`), OPENAI_BASE_URL / OPENAI_API_KEY / GROVE_MODEL,
  * GROVE_STORE_DIR (default `.grove/store`), GROVE_WORKFLOW_BUNDLE (a prebuilt bundle file),
+ * GROVE_WORKER_MODULE (a module exporting `tools` / `evaluators` to serve, see worker-module.ts),
  * GROVE_STICKY_QUEUE_TIMEOUT_MS (how long a run waits for this worker's cache before another
  * worker takes over after a crash; Temporal's default 10 s).
  * Stops cleanly on SIGINT/SIGTERM: running activities finish or are handed back to the server.
@@ -13,22 +14,30 @@ import { llmConfigFromEnv } from '../activities/llm/llm-config';
 import { connectWorker, LOCAL_TEMPORAL } from '../client/temporal-server/connect';
 import { connectionSettingsFromEnv } from '../client/temporal-server/connection-options';
 import { createGroveWorker } from './create-worker';
+import { loadWorkerModule } from './worker-module';
 
 export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   Runtime.install({ logger: new DefaultLogger((env.GROVE_LOG_LEVEL as 'WARN') ?? 'WARN') });
   const settings = connectionSettingsFromEnv(env) ?? LOCAL_TEMPORAL;
   const taskQueue = env.GROVE_TASK_QUEUE ?? 'grove';
   const llm = llmConfigFromEnv(env);
+  const extra = env.GROVE_WORKER_MODULE ? loadWorkerModule(env.GROVE_WORKER_MODULE) : {};
   const connection = await connectWorker(settings);
   const worker = await createGroveWorker({
     connection,
     namespace: settings.namespace,
     taskQueue,
     llm,
+    tools: extra.tools,
+    evaluators: extra.evaluators,
+    workflowsPath: extra.workflowsPath,
     workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
     workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,
   });
-  console.log(`grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL} (pid ${process.pid})`);
+  const served = [...(extra.tools ?? []).map((t) => t.name), ...(extra.evaluators ?? []).map((e) => e.name)];
+  console.log(
+    `grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL}${served.length ? `, serving ${served.join(', ')}` : ''} (pid ${process.pid})`,
+  );
   await worker.run();
   await connection.close();
 }

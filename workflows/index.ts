@@ -4,3 +4,4 @@
  */
 export { generate } from './generate';
 export { airetry } from './airetry';
+export { agent } from './agent';

@@ -1,15 +1,28 @@
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { join } from 'node:path';
 import type { LlmConfig } from '../../activities/llm/llm-config';
 import { createGroveWorker } from '../../workers/create-worker';
+import { loadWorkerModule, type WorkerModule } from '../../workers/worker-module';
 import { connectWorker } from '../temporal-server/connect';
 import type { TemporalConnectionSettings } from '../temporal-server/connection-options';
 
 let runtimeInstalled = false;
 
+/** The module `grove dev` and the demo serve by default: the example tools and evaluator. */
+export const DEFAULT_WORKER_MODULE = join(__dirname, '..', '..', 'examples', 'worker-module.ts');
+
 /**
  * A grove worker inside this process (for `grove dev` and the demo), running until `stop`.
  */
-export async function startLocalWorker(opts: { settings: TemporalConnectionSettings; llm: LlmConfig; taskQueue: string; workflowsPath?: string }) {
+export async function startLocalWorker(opts: {
+  settings: TemporalConnectionSettings;
+  llm: LlmConfig;
+  taskQueue: string;
+  workflowsPath?: string;
+  /** Tools and evaluators to serve; default the examples' (`examples/worker-module.ts`), or `GROVE_WORKER_MODULE`. */
+  module?: WorkerModule;
+}) {
+  const extra = opts.module ?? loadWorkerModule(process.env.GROVE_WORKER_MODULE ?? DEFAULT_WORKER_MODULE);
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
@@ -21,6 +34,8 @@ export async function startLocalWorker(opts: { settings: TemporalConnectionSetti
     taskQueue: opts.taskQueue,
     llm: opts.llm,
     workflowsPath: opts.workflowsPath,
+    tools: extra.tools,
+    evaluators: extra.evaluators,
     workflowBundle: process.env.GROVE_WORKFLOW_BUNDLE ? { codePath: process.env.GROVE_WORKFLOW_BUNDLE } : undefined,
   });
   const running = worker.run();

@@ -18,6 +18,11 @@
  * second operand + 1), invalid arguments (`{"a":"nine"}` or b missing), or an unknown tool
  * name (`multiplyy`).
  *
+ * Option `guess` (default 0): per reply, while steps remain, with probability `guess` the
+ * agent gives up multiplying and answers at once with a number guessed in its head, off by
+ * 1-2 % (a call to the terminal tool when offered, else the text "The answer is <guess>") —
+ * the premature answer that greedy search takes and tree search recovers from.
+ *
  * With `parallel_tool_calls: true`, when both xy and x2 are pending it issues both calls in
  * one message. With tool_choice 'none', no tools, or no multiply tool, it answers in text,
  * finishing the remaining steps in its head. A forced function (tool_choice {function}) is
@@ -140,6 +145,7 @@ export const multiplierPolicy: ChatPolicy = {
     const multiplyName = tools.names.find(isMultiplyName);
     const finalName = tools.names.find(isFinalName);
     const p = Math.min(1, Math.max(0, Number(ctx.options.p ?? 0) || 0));
+    const guess = Math.min(1, Math.max(0, Number(ctx.options.guess ?? 0) || 0));
     const forced = typeof tools.choice === 'object' ? tools.choice.name : undefined;
     const text = (): PolicyReply => ({ content: `The answer is ${finishInHead(state)}` });
 
@@ -157,6 +163,10 @@ export const multiplierPolicy: ChatPolicy = {
           return { toolCalls: [{ name: multiplyName!, arguments: { a: state.values.result, b: 1 } }] };
         }
         return text();
+      }
+      if (forced === undefined && guess > 0 && rng() < guess) {
+        const wrong = Number((finishInHead(state) * (1.01 + 0.01 * rng())).toPrecision(12));
+        return finalName ? { toolCalls: [finalCall(req, finalName, wrong)] } : { content: `The answer is ${wrong}` };
       }
       const next = state.pending[0];
       const keys: StepKey[] =

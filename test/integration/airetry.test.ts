@@ -1,27 +1,12 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { startModelServer, type ModelServer } from '../../model-server';
 import { describeFailure } from '../../client/cli/describe-failure';
 import type { AiretryInput } from '../../core/schemas/airetry-input';
 import { SampleTree } from '../../core/tree/sample-tree';
-import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
+import { integrationSuite } from '../support/integration-suite';
+import { groveClient, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
 
-let env: TestEnv;
-let model: ModelServer;
-
-beforeAll(async () => {
-  env = await openTestEnv();
-  model = await startModelServer();
-});
-afterAll(async () => {
-  await model?.close();
-  await env?.close();
-});
-
-async function withWorker<T>(fn: (taskQueue: string) => Promise<T>): Promise<T> {
-  const taskQueue = uniqueTaskQueue('airetry');
-  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL) });
-  return worker.runUntil(fn(taskQueue));
-}
+const suite = integrationSuite('airetry');
+const withWorker = suite.withWorker;
 
 const COLOR_PROMPT = 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only';
 const colorInput = (extra: Partial<AiretryInput> = {}): AiretryInput => ({
@@ -42,7 +27,7 @@ const SAMPLE_LINE = /^(?:(?:│  |   )*(?:├─ |└─ ))?SampleNode\(id: \d+,
 
 test('the seeds color game as example workflow code reaches "yellow", printing the seeds tree shape', async () => {
   const result = await withWorker((taskQueue) =>
-    env.client.workflow.execute('colorGame', { taskQueue, workflowId: uniqueTaskQueue('color-game'), args: [{ seed: 3 }] }),
+    suite.env.client.workflow.execute('colorGame', { taskQueue, workflowId: uniqueTaskQueue('color-game'), args: [{ seed: 3 }] }),
   );
   expect(result.output).toBe('yellow');
   expect(result.success).toBe(true);
@@ -55,7 +40,7 @@ test('the seeds color game as example workflow code reaches "yellow", printing t
 
 test('llm_guesser(33) converges on 33', async () => {
   const result = await withWorker((taskQueue) =>
-    env.client.workflow.execute('llmGuesser', { taskQueue, workflowId: uniqueTaskQueue('guess'), args: [33, { seed: 2 }] }),
+    suite.env.client.workflow.execute('llmGuesser', { taskQueue, workflowId: uniqueTaskQueue('guess'), args: [33, { seed: 2 }] }),
   );
   expect(result.output).toBe('33');
   expect(result.success).toBe(true);
@@ -64,7 +49,7 @@ test('llm_guesser(33) converges on 33', async () => {
 
 test('the seeds aiExtract example: a wrong key is fixed by one retry', async () => {
   const result = await withWorker((taskQueue) =>
-    env.client.workflow.execute('foodExtraction', { taskQueue, workflowId: uniqueTaskQueue('food'), args: [] }),
+    suite.env.client.workflow.execute('foodExtraction', { taskQueue, workflowId: uniqueTaskQueue('food'), args: [] }),
   );
   expect(result.output).toEqual({ name: 'apple', adjectives: ['delicious', 'juicy'] });
   expect(result.retries).toBe(1);
@@ -73,7 +58,7 @@ test('the seeds aiExtract example: a wrong key is fixed by one retry', async () 
 
 test('the ready-made airetry workflow runs JSON checks; queries show the tree while and after it runs', async () => {
   const { result, tree, treeText, progress } = await withWorker(async (taskQueue) => {
-    const handle = await groveClient(env, taskQueue).start('airetry', colorInput());
+    const handle = await groveClient(suite.env, taskQueue).start('airetry', colorInput());
     const result = await handle.result();
     return {
       result,
@@ -101,14 +86,14 @@ test('the ready-made airetry workflow runs JSON checks; queries show the tree wh
 
 test('maxRetries 0: one round, no retry, success false', async () => {
   const result = await withWorker((tq) =>
-    groveClient(env, tq).run('airetry', colorInput({ config: { maxRetries: 0, nSamples: 2 }, checks: [{ kind: 'equals', value: 'nope' }] })),
+    groveClient(suite.env, tq).run('airetry', colorInput({ config: { maxRetries: 0, nSamples: 2 }, checks: [{ kind: 'equals', value: 'nope' }] })),
   );
   expect(result).toMatchObject({ success: false, retries: 0, calls: 2 });
 });
 
 test('maxCalls caps the samples drawn', async () => {
   const result = await withWorker((tq) =>
-    groveClient(env, tq).run('airetry', colorInput({ config: { maxCalls: 5, nSamples: 2 }, checks: [{ kind: 'equals', value: 'nope' }] })),
+    groveClient(suite.env, tq).run('airetry', colorInput({ config: { maxCalls: 5, nSamples: 2 }, checks: [{ kind: 'equals', value: 'nope' }] })),
   );
   expect(result.calls).toBe(5);
   expect(result.success).toBe(false);
@@ -116,7 +101,7 @@ test('maxCalls caps the samples drawn', async () => {
 
 test('throwOnBudget fails the run with GroveRetryBudgetExhausted', async () => {
   const err = await withWorker((tq) =>
-    groveClient(env, tq)
+    groveClient(suite.env, tq)
       .run('airetry', colorInput({ config: { maxRetries: 1 }, throwOnBudget: true, checks: [{ kind: 'equals', value: 'nope' }] }))
       .catch((e: unknown) => e),
   );
@@ -126,9 +111,9 @@ test('throwOnBudget fails the run with GroveRetryBudgetExhausted', async () => {
 });
 
 test('catchErrors: a failing model call is caught, the retry waits on a durable timer, then succeeds', async () => {
-  model.addFault({ match: { model: 'echo', contains: 'catch me' }, action: { kind: 'status', status: 500 }, times: 1 });
+  suite.model.addFault({ match: { model: 'echo', contains: 'catch me' }, action: { kind: 'status', status: 500 }, times: 1 });
   const { result, history } = await withWorker(async (tq) => {
-    const handle = await groveClient(env, tq).start('airetry', {
+    const handle = await groveClient(suite.env, tq).start('airetry', {
       prompt: 'catch me',
       model: 'echo',
       config: { catchErrors: true, retryDelayMs: 1500, maxRetries: 2 },
@@ -148,19 +133,19 @@ test('catchErrors: a failing model call is caught, the retry waits on a durable 
 
 test('an LLM judge check runs as an activity and gates the answer', async () => {
   const result = await withWorker((tq) =>
-    groveClient(env, tq).run('airetry', colorInput({
+    groveClient(suite.env, tq).run('airetry', colorInput({
       checks: [{ kind: 'llmJudge', question: 'Is this the color I am thinking of?', model: 'classifier?accept=yellow', feedback: 'It starts with "y"' }],
     })),
   );
   expect(result.success).toBe(true);
   expect(String(result.output)).toMatch(/yellow/i);
-  expect(model.stats().byModel['classifier']?.completed ?? 0).toBeGreaterThan(0);
+  expect(suite.model.stats().byModel['classifier']?.completed ?? 0).toBeGreaterThan(0);
 });
 
 test('Thompson sampling and UCT runs are reproducible from a seed', async () => {
   const runTwice = (scoring: 'uct' | 'thompson', seed: number) =>
     withWorker(async (tq) => {
-      const grove = groveClient(env, tq);
+      const grove = groveClient(suite.env, tq);
       const input = colorInput({ seed, config: { nSamples: 2, scoring, maxRetries: 6 } });
       const a = await grove.run('airetry', input);
       const b = await grove.run('airetry', input);
@@ -173,7 +158,7 @@ test('Thompson sampling and UCT runs are reproducible from a seed', async () => 
 });
 
 test('bad input is rejected before the run starts, naming the field', async () => {
-  const grove = groveClient(env, uniqueTaskQueue('airetry-invalid'));
+  const grove = groveClient(suite.env, uniqueTaskQueue('airetry-invalid'));
   await expect(grove.start('airetry', colorInput({ config: { maxRetries: -1 } }))).rejects.toThrow(
     /^invalid airetry input: config\.maxRetries: Too small/,
   );
@@ -198,9 +183,9 @@ test('a worker that cannot see the message store gets everything inline and the 
     }
   }
   const taskQueue = uniqueTaskQueue('store-miss');
-  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL), store: new AmnesicStore() });
+  const worker = await testWorker(suite.env, { taskQueue, llm: testLlmConfig(suite.model.baseURL), store: new AmnesicStore() });
   const { result, history } = await worker.runUntil(async () => {
-    const handle = await groveClient(env, taskQueue).start('airetry', colorInput());
+    const handle = await groveClient(suite.env, taskQueue).start('airetry', colorInput());
     return { result: await handle.result(), history: await handle.fetchHistory() };
   });
   expect(result.output).toBe('yellow');

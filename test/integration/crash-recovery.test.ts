@@ -5,6 +5,7 @@ import { startModelServer, type ModelServer } from '../../model-server';
 import type { AiretryInput } from '../../core/schemas/airetry-input';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 import { startWorkerProcess, until } from '../support/worker-process';
+import { quickstartInput } from '../support/in-process-agent';
 
 let env: TestEnv;
 let model: ModelServer;
@@ -14,6 +15,10 @@ beforeAll(async () => {
   env = await openTestEnv();
   model = await startModelServer();
   storeDir = mkdtempSync(join(tmpdir(), 'grove-store-'));
+});
+const afterCleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(afterCleanup.splice(0).map((f) => f()));
 });
 afterAll(async () => {
   await model?.close();
@@ -55,6 +60,7 @@ test('a worker SIGKILLed mid-retry is replaced; the run ends with the same tree 
     GROVE_WORKFLOW_BUNDLE: env.bundlePath,
   };
   const first = startWorkerProcess(workerEnv);
+  afterCleanup.push(() => first.kill('SIGKILL'));
   await first.ready;
   const handle = await groveClient(env, taskQueue).start('airetry', input, { workflowId });
   await until(() => model.stats().total.inFlight > 0, 30_000, 'the hanging model call');
@@ -65,6 +71,7 @@ test('a worker SIGKILLed mid-retry is replaced; the run ends with the same tree 
   await until(() => requestsOf(workflowId).some((r) => r.outcome === 'aborted'), 10_000, 'the server to see the dead connection');
 
   const second = startWorkerProcess(workerEnv);
+  afterCleanup.push(() => second.kill('SIGKILL'));
   try {
     const result = await handle.result();
     expect(result.tree).toEqual(reference.tree);
@@ -78,6 +85,51 @@ test('a worker SIGKILLed mid-retry is replaced; the run ends with the same tree 
     expect(new Set(keys).size).toBe(keys.length);
     expect(model.stats().callKeys.repeatedAfterCompletion).toBe(0);
   } finally {
-    await second.kill('SIGTERM');
+    await first.kill('SIGKILL');
+    await second?.kill('SIGTERM');
+  }
+}, 90_000);
+
+test('an agent whose worker is SIGKILLed mid-search finishes on a new worker with the same result, paying no completed call twice', async () => {
+  const spec = quickstartInput({ model: 'multiplier?p=0.2&guess=0.3', llm: { heartbeatTimeoutMs: 2000 } });
+  const refQueue = uniqueTaskQueue('agent-crash-ref');
+  const refWorker = await testWorker(env, { taskQueue: refQueue, llm: testLlmConfig(model.baseURL) });
+  const reference = await refWorker.runUntil(groveClient(env, refQueue).run('agent', spec, { workflowId: `${refQueue}-run` }));
+  expect(reference.isSolution).toBe(true);
+  const referenceCalls = requestsOf(reference.workflowId).filter((r) => r.outcome === 'completed').length;
+
+  const taskQueue = uniqueTaskQueue('agent-crash');
+  const workflowId = `${taskQueue}-run`;
+  // The second expansion's candidate call (its conversation holds the first tool result) hangs.
+  model.addFault({ match: { callKeyPrefix: `${workflowId}/`, model: 'multiplier', contains: '76382.76173' }, action: { kind: 'hang' } });
+  const workerEnv = {
+    TEMPORAL_ADDRESS: env.address,
+    GROVE_TASK_QUEUE: taskQueue,
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'test-key',
+    GROVE_STORE_DIR: storeDir,
+    GROVE_WORKFLOW_BUNDLE: env.bundlePath,
+    GROVE_WORKER_MODULE: 'examples/worker-module.ts',
+  };
+  const first = startWorkerProcess(workerEnv);
+  let second: ReturnType<typeof startWorkerProcess> | undefined;
+  try {
+    await first.ready;
+    const handle = await groveClient(env, taskQueue).start('agent', spec, { workflowId });
+    await until(() => model.stats().total.inFlight > 0, 30_000, 'the hanging model call');
+    expect(requestsOf(workflowId).filter((r) => r.outcome === 'completed').length).toBeGreaterThanOrEqual(2);
+    await first.kill('SIGKILL');
+
+    second = startWorkerProcess(workerEnv);
+    const result = await handle.result();
+    expect(result.tree).toEqual(reference.tree);
+    expect(result.messages).toEqual(reference.messages);
+    const log = requestsOf(workflowId);
+    expect(log.filter((r) => r.outcome === 'completed')).toHaveLength(referenceCalls);
+    expect(log.filter((r) => r.outcome === 'aborted')).toHaveLength(1);
+    expect(model.stats().callKeys.repeatedAfterCompletion).toBe(0);
+  } finally {
+    await first.kill('SIGKILL');
+    await second?.kill('SIGTERM');
   }
 }, 90_000);

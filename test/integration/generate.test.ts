@@ -1,51 +1,35 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { startModelServer, type ModelServer } from '../../model-server';
 import { describeFailure } from '../../client/cli/describe-failure';
-import { openTestEnv, testLlmConfig, testWorker, groveClient, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
+import { integrationSuite } from '../support/integration-suite';
+import { groveClient, testLlmConfig, uniqueTaskQueue } from '../support/temporal-env';
 
-let env: TestEnv;
-let model: ModelServer;
-
-beforeAll(async () => {
-  env = await openTestEnv();
-  model = await startModelServer({ apiKeys: ['test-key'] });
-});
-afterAll(async () => {
-  await model?.close();
-  await env?.close();
-});
-beforeEach(() => model.reset());
-
-/** Runs `fn` with a grove worker on a fresh task queue. */
-async function withWorker<T>(fn: (taskQueue: string) => Promise<T>, llm = testLlmConfig(model.baseURL)): Promise<T> {
-  const taskQueue = uniqueTaskQueue('generate');
-  const worker = await testWorker(env, { taskQueue, llm });
-  return worker.runUntil(fn(taskQueue));
-}
+const suite = integrationSuite('generate', { apiKeys: ['test-key'] });
+const withWorker = suite.withWorker;
+beforeEach(() => suite.model.reset());
 
 const fastRetries = { initialRetryMs: 100, maxRetryIntervalMs: 200, maxAttempts: 3 };
 
 test('generate runs one model call through the openai SDK and returns the answer', async () => {
-  const result = await withWorker((tq) => groveClient(env, tq).run('generate', { prompt: 'Say hi!', model: 'echo' }));
+  const result = await withWorker((tq) => groveClient(suite.env, tq).run('generate', { prompt: 'Say hi!', model: 'echo' }));
   expect(result.output).toBe('Echo: Say hi!');
   expect(result.conversation.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
   expect(result.conversation[0].content).toBe('Act as a helpful AI assistant');
   expect(result.usage.totalTokens).toBeGreaterThan(0);
-  expect(model.stats().byModel.echo.completed).toBe(1);
+  expect(suite.model.stats().byModel.echo.completed).toBe(1);
 
-  const description = await env.client.workflow.getHandle(result.workflowId).describe();
+  const description = await suite.env.client.workflow.getHandle(result.workflowId).describe();
   expect(description.searchAttributes.GroveStatus).toEqual(['succeeded']);
   expect(description.searchAttributes.GroveKind).toEqual(['generate']);
 });
 
 test('a 429 with Retry-After is retried after that delay and the run succeeds', async () => {
-  model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 429, retryAfterSeconds: 1 } });
+  suite.model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 429, retryAfterSeconds: 1 } });
   const result = await withWorker(async (tq) => {
-    const handle = await groveClient(env, tq).start('generate', { prompt: 'again', model: 'echo', llm: { ...fastRetries, initialRetryMs: 50 } });
+    const handle = await groveClient(suite.env, tq).start('generate', { prompt: 'again', model: 'echo', llm: { ...fastRetries, initialRetryMs: 50 } });
     return { ...(await handle.result()), history: await handle.fetchHistory() };
   });
   expect(result.output).toBe('Echo: again');
-  const stats = model.stats().byModel.echo;
+  const stats = suite.model.stats().byModel.echo;
   expect(stats).toMatchObject({ received: 2, failed: 1, completed: 1 });
   // The retry waited for Retry-After (1 s), not the 50 ms backoff: the activity's start and
   // completion are at least a second apart in workflow history.
@@ -58,10 +42,10 @@ test('a 429 with Retry-After is retried after that delay and the run succeeds', 
 });
 
 test('a 500 is retried', async () => {
-  model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 500 }, times: 2 });
-  const result = await withWorker((tq) => groveClient(env, tq).run('generate', { prompt: 'flaky', model: 'echo', llm: fastRetries }));
+  suite.model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 500 }, times: 2 });
+  const result = await withWorker((tq) => groveClient(suite.env, tq).run('generate', { prompt: 'flaky', model: 'echo', llm: fastRetries }));
   expect(result.output).toBe('Echo: flaky');
-  expect(model.stats().byModel.echo).toMatchObject({ received: 3, failed: 2, completed: 1 });
+  expect(suite.model.stats().byModel.echo).toMatchObject({ received: 3, failed: 2, completed: 1 });
 });
 
 async function expectFailure(run: Promise<unknown>): Promise<{ message: string; type?: string }> {
@@ -76,24 +60,24 @@ async function expectFailure(run: Promise<unknown>): Promise<{ message: string; 
 
 test('a bad API key fails fast, once, with a message that says what to fix', async () => {
   const failure = await withWorker(
-    (tq) => expectFailure(groveClient(env, tq).run('generate', { prompt: 'hi', model: 'echo' })),
-    testLlmConfig(model.baseURL, { apiKey: 'wrong-key' }),
+    (tq) => expectFailure(groveClient(suite.env, tq).run('generate', { prompt: 'hi', model: 'echo' })),
+    testLlmConfig(suite.model.baseURL, { apiKey: 'wrong-key' }),
   );
   expect(failure.type).toBe('GroveAuthFailed');
   expect(failure.message).toMatch(/rejected the API key \(401: .*\): set OPENAI_API_KEY/);
-  expect(model.stats().total.received).toBe(1);
+  expect(suite.model.stats().total.received).toBe(1);
 });
 
 test('an unknown model fails fast naming the model and the endpoint', async () => {
-  const failure = await withWorker((tq) => expectFailure(groveClient(env, tq).run('generate', { prompt: 'hi', model: 'no-such-model' })));
+  const failure = await withWorker((tq) => expectFailure(groveClient(suite.env, tq).run('generate', { prompt: 'hi', model: 'no-such-model' })));
   expect(failure.type).toBe('GroveModelNotFound');
-  expect(failure.message).toContain(`model "no-such-model" was not found at ${model.baseURL}`);
-  expect(model.stats().total.received).toBe(1);
+  expect(failure.message).toContain(`model "no-such-model" was not found at ${suite.model.baseURL}`);
+  expect(suite.model.stats().total.received).toBe(1);
 });
 
 test('an unreachable OPENAI_BASE_URL fails after the retry budget with a clear error', async () => {
   const failure = await withWorker(
-    (tq) => expectFailure(groveClient(env, tq).run('generate', { prompt: 'hi', llm: { ...fastRetries, maxAttempts: 2 } })),
+    (tq) => expectFailure(groveClient(suite.env, tq).run('generate', { prompt: 'hi', llm: { ...fastRetries, maxAttempts: 2 } })),
     testLlmConfig('http://127.0.0.1:9/v1'),
   );
   expect(failure.type).toBe('GroveNetworkError');
@@ -102,10 +86,10 @@ test('an unreachable OPENAI_BASE_URL fails after the retry budget with a clear e
 
 test('invalid input is rejected before a workflow starts, naming the field', async () => {
   const taskQueue = uniqueTaskQueue('generate-invalid');
-  const grove = groveClient(env, taskQueue);
+  const grove = groveClient(suite.env, taskQueue);
   await expect(grove.start('generate', { prompt: 'hi', apiKwargs: { temperature: 7 } }, { workflowId: `never-${taskQueue}` })).rejects.toThrow(
     /^invalid generate input: apiKwargs\.temperature: /,
   );
   await expect(grove.start('generate', {} as never)).rejects.toThrow(/prompt.*exactly one of `prompt` or `messages`/);
-  await expect(env.client.workflow.getHandle(`never-${taskQueue}`).describe()).rejects.toThrow(/not found/i);
+  await expect(suite.env.client.workflow.getHandle(`never-${taskQueue}`).describe()).rejects.toThrow(/not found/i);
 });

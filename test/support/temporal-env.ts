@@ -6,6 +6,8 @@ import type { MessageStore } from '../../activities/store/message-store';
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { GroveClient } from '../../client/grove-client';
 import { createGroveWorker, type GroveWorkerOptions } from '../../workers/create-worker';
+import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
+import { exampleTools } from '../../examples/tools';
 
 let runtimeInstalled = false;
 
@@ -58,6 +60,8 @@ export async function testWorker(
     connection: env.nativeConnection,
     workflowBundle: { codePath: env.bundlePath },
     store: opts.store ?? new MemoryMessageStore(),
+    tools: exampleTools,
+    evaluators: [multiplicationChecker],
     ...opts,
   });
 }

@@ -2,6 +2,7 @@ import { ActivityFailure, ApplicationFailure, proxyActivities, type ActivityOpti
 import type { LlmActivities } from '../../activities/llm/chat';
 import type { ConversationRefs } from '../../core/hash/conversation-refs';
 import type { Ref } from '../../core/hash/refs';
+import { withConversation } from '../../core/hash/with-conversation';
 import type { ChatActivityResult, ChatRequest, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
 import { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
@@ -33,23 +34,14 @@ export function llmPort(settings: LlmSettings) {
 
   async function chat(refs: ConversationRefs, path: Ref, request: ChatRequest): Promise<ChatActivityResult> {
     const { summary, ...rest } = request;
-    const run = (all: boolean) => {
-      const conversation = refs.input(path, { all });
-      return activities.llmChat
-        .executeWithOptions({ ...options, summary }, [{ conversation, ...rest }])
-        .then((result) => ({ result, conversation }));
-    };
-    let outcome;
-    try {
-      outcome = await run(false);
-    } catch (err) {
-      if (!isStoreMiss(err)) throw err;
-      refs.forgetStored();
-      outcome = await run(true);
-    }
-    refs.markStored(outcome.conversation);
-    refs.markRefsStored(outcome.result.choices.map((c) => c.ref));
-    return outcome.result;
+    const result = await withConversation(
+      refs,
+      path,
+      (conversation) => activities.llmChat.executeWithOptions({ ...options, summary }, [{ conversation, ...rest }]),
+      isStoreMiss,
+    );
+    refs.markRefsStored(result.choices.map((c) => c.ref));
+    return result;
   }
 
   function embed(input: EmbedActivityInput, summary?: string): Promise<EmbedActivityResult> {

@@ -1,4 +1,4 @@
-import { ApplicationFailure, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, ContinueAsNew, isCancellation, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../search-attributes';
 
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'exhausted';
@@ -20,9 +20,10 @@ export function reportRun(update: { kind?: string; status?: RunStatus; calls?: n
 /**
  * Re-raises a failure as a workflow failure whose message is the first application failure ("model "x" was
  * not found at ..."), so the UI and `grove` show what to fix instead of "Activity task failed";
- * the full chain stays attached as the cause.
+ * the full chain stays attached as the cause. Continue-as-new and cancellation pass through.
  */
 export function failRun(err: unknown): never {
+  if (err instanceof ContinueAsNew || isCancellation(err)) throw err;
   reportRun({ status: 'failed' });
   const root = firstApplicationFailure(err);
   const type = root?.type ?? 'GroveRunFailed';

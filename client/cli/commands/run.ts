@@ -8,6 +8,7 @@ import { warnIfNoWorker } from '../worker-check';
 
 export const RUN_HELP = `grove run generate --prompt TEXT [--system TEXT] [--model NAME] [--temperature T] [common options]
 grove run airetry --input FILE.json [common options]
+grove run agent --input FILE.json [common options]
   Starts a run on the Temporal server (TEMPORAL_ADDRESS, or the local dev server), waits and prints
   the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
   The input is checked before anything starts; a bad field is named and no run is created.`;
@@ -47,6 +48,16 @@ export async function runCommand(args: string[], io: { out: (line: string) => vo
     const result = await handle.result();
     if (values.json) {
       io.out(JSON.stringify({ workflowId: handle.workflowId, ...result }));
+      return;
+    }
+    if (kind === 'agent') {
+      io.out(result.answer ?? '(no answer)');
+      io.out(
+        `\n${result.isSolution ? 'solved' : 'not solved'}: score ${result.score.toFixed(2)}, ${result.stop.kind} (${result.stop.message}); ` +
+          `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.tree.nodes?.length ?? '?'} nodes`,
+      );
+      io.out(result.treeText);
+      io.out(`workflow: ${handle.workflowId}${link ? `  ${link}` : ''}`);
       return;
     }
     const output = result.output;

@@ -1,0 +1,83 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type OpenAI from 'openai';
+import { InvalidConfigError } from '../../core/errors';
+import type { EvaluateInput, EvaluateResult } from '../../core/schemas/agent-activities';
+import { activityContext, callKey, withHeartbeats } from '../activity-context';
+import type { LlmConfig } from '../llm/llm-config';
+import { createOpenAIClient } from '../llm/openai-client';
+import type { MessageStore } from '../store/message-store';
+import { resolveConversation } from '../store/resolve-conversation';
+import { defineEvaluator, LLM_EVALUATOR_NAME, runEvaluator, type EvaluatorDefinition } from './define-evaluator';
+import { EvaluatorFailure } from './evaluator-failures';
+import { evaluateWithLlm, type LlmEvaluatorSpec } from './llm-evaluator';
+
+export interface EvaluatorActivityDeps {
+  /** Custom evaluators runs can name (`evaluator: { name, options }`); `llm` is always there. */
+  evaluators?: EvaluatorDefinition[];
+  /** Where the `llm` evaluator's calls go; its heartbeat interval paces every evaluator's heartbeats. */
+  llm: LlmConfig;
+  store: MessageStore;
+  /** An `openai` client to use instead of one built from `llm` (tests, custom fetch). */
+  client?: OpenAI;
+}
+
+const NO_USAGE = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+/**
+ * The evaluation activity of the search agents. `groveEvaluate` rebuilds the trajectory from
+ * the message store (the input carries refs, not the conversation), runs the named evaluator
+ * and heartbeats while it runs, so a worker that dies mid-evaluation is noticed quickly.
+ * Custom evaluators report zero token usage. An evaluator name the worker does not know is a
+ * non-retryable `GroveUnknownEvaluator` listing the ones it has: every worker of a task queue
+ * should register the same evaluators.
+ *
+ * Heartbeats come from a timer, so an evaluator that blocks the event loop (heavy synchronous
+ * work) cannot heartbeat; run such work in a child process or worker thread.
+ *
+ * @example
+ * const activities = {
+ *   ...createLlmActivities({ config, store }),
+ *   ...createEvaluatorActivities({ llm: config, store, evaluators: [multiplicationChecker] }),
+ * };
+ * await Worker.create({ taskQueue: 'grove', activities, workflowBundle, connection });
+ */
+export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
+  const { llm, store } = deps;
+  const registry = new Map<string, EvaluatorDefinition>();
+  for (const def of deps.evaluators ?? []) {
+    defineEvaluator(def);
+    if (registry.has(def.name)) throw new InvalidConfigError(`two evaluators are named "${def.name}": evaluator names must be unique`);
+    registry.set(def.name, def);
+  }
+  let client = deps.client;
+  const openai = () => (client ??= createOpenAIClient(llm));
+
+  async function groveEvaluate(input: EvaluateInput): Promise<EvaluateResult> {
+    const { evaluator } = input;
+    const signal = activityContext()?.cancellationSignal;
+    if (evaluator.name === LLM_EVALUATOR_NAME) {
+      const spec = evaluator as LlmEvaluatorSpec;
+      const trajectory = await resolveConversation(store, input.trajectory);
+      const model = spec.model ?? llm.defaultModel;
+      return withHeartbeats(llm.heartbeatIntervalMs, { evaluator: LLM_EVALUATOR_NAME, waitingFor: model }, () =>
+        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: callKey() }),
+      );
+    }
+    const def = registry.get(evaluator.name);
+    if (!def) {
+      const known = [LLM_EVALUATOR_NAME, ...registry.keys()].map((n) => `"${n}"`).join(', ');
+      throw ApplicationFailure.nonRetryable(
+        `unknown evaluator "${evaluator.name}": this worker has ${known}; register it with createEvaluatorActivities({ evaluators: [...] }) on every worker of the task queue`,
+        EvaluatorFailure.Unknown,
+      );
+    }
+    const trajectory = await resolveConversation(store, input.trajectory);
+    const options = ('options' in evaluator && evaluator.options) || {};
+    const out = await withHeartbeats(llm.heartbeatIntervalMs, { evaluator: def.name }, () => runEvaluator(def, trajectory, { options, signal }));
+    return { score: out.score, reasoning: out.reasoning ?? '', usage: { ...NO_USAGE } };
+  }
+
+  return { groveEvaluate };
+}
+
+export type EvaluatorActivities = ReturnType<typeof createEvaluatorActivities>;

@@ -1,0 +1,148 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type OpenAI from 'openai';
+import type { EvaluateResult } from '../../core/schemas/agent-activities';
+import type { Message, Usage } from '../../core/schemas/messages';
+import { classifyLlmError, LlmFailure } from '../llm/classify-error';
+import type { LlmConfig } from '../llm/llm-config';
+import { EvaluatorFailure } from './evaluator-failures';
+import { combineEvaluations, parseEvaluation } from './parse-evaluation';
+import { renderTrajectory, type RenderOptions } from './render-trajectory';
+
+export { parseEvaluation, combineEvaluations, DEFAULT_SAMPLE_SCORE } from './parse-evaluation';
+export type { ParsedEvaluation, CombinedEvaluation } from './parse-evaluation';
+export { renderTrajectory } from './render-trajectory';
+export type { RenderOptions } from './render-trajectory';
+
+/**
+ * The LLM evaluator's system prompt (Saplings' gist, seed 004 / reference A2): grade the whole
+ * tool-use trajectory, finished or not, counting errors, on a 0-10 scale. Reasoning comes
+ * before the score so a model thinks before it commits to a number.
+ */
+export const DEFAULT_EVALUATOR_PROMPT = [
+  "You grade the tool-use trajectory of an AI agent: the user's request, each tool call the agent made, each tool result, and the agent's replies.",
+  "Decide whether the trajectory satisfies the user's request or, if it is not finished, whether it is on track to satisfy it.",
+  'Take errors into account: wrong or invalid tool calls, tool results that report errors, and results the agent misread or ignored.',
+  'Reply with JSON only: {"reasoning": "<a few short sentences>", "score": <number from 0 to 10>}.',
+  '10 means the request is fully solved; 0 means the trajectory is wrong or hopeless; in between, how far it has got and how likely it is to succeed from here.',
+].join('\n');
+
+/**
+ * Strict json_schema for `{reasoning, score}`. The 0-10 range is stated in the description, not
+ * as `minimum`/`maximum`: not every OpenAI-compatible server's constrained decoding supports
+ * those keywords, and out-of-range scores are clamped anyway (see `parseEvaluation`).
+ */
+export const EVALUATION_RESPONSE_FORMAT = {
+  type: 'json_schema',
+  json_schema: {
+    name: 'trajectory_evaluation',
+    strict: true,
+    schema: {
+      type: 'object',
+      properties: {
+        reasoning: { type: 'string', description: 'Why the trajectory gets this score, in a few short sentences.' },
+        score: { type: 'number', description: 'From 0 to 10; 10 means the request is fully solved.' },
+      },
+      required: ['reasoning', 'score'],
+      additionalProperties: false,
+    },
+  },
+} as const;
+
+/** What the LLM evaluator accepts (the `llm` branch of `EvaluatorSpec`). */
+export interface LlmEvaluatorSpec {
+  name: 'llm';
+  model?: string;
+  nSamples?: number;
+  prompt?: string;
+  temperature?: number;
+}
+
+export interface LlmEvaluatorOptions {
+  client: OpenAI;
+  config: LlmConfig;
+  /** Aborts the HTTP request (the activity's cancellation signal). */
+  signal?: AbortSignal;
+  /** Sent as `x-grove-call-key`, so a server can tell a retry of this call from a new one. */
+  callKey?: string;
+  render?: RenderOptions;
+}
+
+export const EVALUATOR_DEFAULTS = { temperature: 0.7, nSamples: 1, maxTokens: 1024 } as const;
+
+/**
+ * grove's default evaluator (Saplings' `Evaluator`, improved): ONE chat call with
+ * `n = nSamples`, the prompt as system message and the trajectory rendered as text
+ * (`renderTrajectory`), a strict json_schema for `{reasoning, score}`, temperature 0.7 and
+ * max_tokens 1024. Each sample is read by `parseEvaluation` (malformed answers are repaired or
+ * default to 5/10, never fail the search); the score is the mean (`combineEvaluations`). Model
+ * errors are classified like chat calls (`classifyLlmError`): 401/404 fail fast, 429/5xx retry.
+ * `n` is sent only when above 1 (1 is every provider's default, and a few servers reject the
+ * field); a provider that ignores `n` and returns fewer choices is scored on the choices it returned.
+ *
+ * @example
+ * const result = await evaluateWithLlm(trajectory, { name: 'llm', nSamples: 3 }, { client, config });
+ * result.score // e.g. 0.8 (mean of the 3 samples), result.samples // [0.8, 0.8, 0.8]
+ */
+export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorSpec, opts: LlmEvaluatorOptions): Promise<EvaluateResult> {
+  checkSpec(spec);
+  const model = spec.model ?? opts.config.defaultModel;
+  const n = spec.nSamples ?? EVALUATOR_DEFAULTS.nSamples;
+  const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+    model,
+    messages: [
+      { role: 'system', content: spec.prompt ?? DEFAULT_EVALUATOR_PROMPT },
+      { role: 'user', content: `Trajectory to grade:\n\n${renderTrajectory(trajectory, opts.render)}` },
+    ],
+    response_format: EVALUATION_RESPONSE_FORMAT as unknown as OpenAI.ResponseFormatJSONSchema,
+    temperature: spec.temperature ?? EVALUATOR_DEFAULTS.temperature,
+    max_tokens: EVALUATOR_DEFAULTS.maxTokens,
+    ...(n === 1 ? {} : { n }),
+  };
+  let response: OpenAI.ChatCompletion;
+  try {
+    response = await opts.client.chat.completions.create(body, {
+      signal: opts.signal,
+      headers: opts.callKey ? { 'x-grove-call-key': opts.callKey } : undefined,
+    });
+  } catch (err) {
+    throw classifyLlmError(err, { baseURL: opts.config.baseURL, model });
+  }
+  if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
+    throw ApplicationFailure.retryable(
+      `the model endpoint at ${opts.config.baseURL} (model ${model}) sent an evaluation without choices`,
+      LlmFailure.MalformedResponse,
+    );
+  }
+  const choices = [...response.choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  const combined = combineEvaluations(choices.map((c) => parseEvaluation(sampleText(c.message))));
+  return { ...combined, usage: usageOf(response.usage) };
+}
+
+/** The sample's text: its content, else the arguments of a tool call (a provider that forces one), else a refusal. */
+function sampleText(message: OpenAI.ChatCompletionMessage | undefined): string {
+  if (!message) return '';
+  if (typeof message.content === 'string' && message.content.trim() !== '') return message.content;
+  const call = message.tool_calls?.find((c) => c.type === 'function');
+  if (call && call.type === 'function') return call.function.arguments;
+  return message.refusal ?? '';
+}
+
+function checkSpec(spec: LlmEvaluatorSpec): void {
+  const bad = (what: string) => ApplicationFailure.nonRetryable(`invalid llm evaluator: ${what}`, EvaluatorFailure.InvalidSpec);
+  if (spec.nSamples !== undefined && (!Number.isInteger(spec.nSamples) || spec.nSamples < 1 || spec.nSamples > 128)) {
+    throw bad(`nSamples must be an integer from 1 to 128, got ${spec.nSamples}`);
+  }
+  if (spec.temperature !== undefined && !(Number.isFinite(spec.temperature) && spec.temperature >= 0 && spec.temperature <= 2)) {
+    throw bad(`temperature must be a number from 0 to 2, got ${spec.temperature}`);
+  }
+  if (spec.model !== undefined && (typeof spec.model !== 'string' || spec.model === '')) throw bad('model must be a non-empty string');
+  if (spec.prompt !== undefined && (typeof spec.prompt !== 'string' || spec.prompt.trim() === '')) throw bad('prompt must be a non-empty string');
+}
+
+function usageOf(usage: OpenAI.CompletionUsage | undefined): Usage {
+  return {
+    promptTokens: usage?.prompt_tokens ?? 0,
+    completionTokens: usage?.completion_tokens ?? 0,
+    totalTokens: usage?.total_tokens ?? (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0),
+  };
+}

@@ -1,0 +1,34 @@
+import type OpenAI from 'openai';
+import { createEvaluatorActivities, type EvaluatorDefinition } from './evaluators';
+import { createLlmActivities } from './llm/chat';
+import type { LlmConfig } from './llm/llm-config';
+import type { MessageStore } from './store/message-store';
+import { createStoreActivities } from './store/store-activities';
+import { createToolActivities, type AnyToolDefinition } from './tools';
+
+export interface GroveActivityDeps {
+  llm: LlmConfig;
+  store: MessageStore;
+  tools?: AnyToolDefinition[];
+  evaluators?: EvaluatorDefinition[];
+  /** An `openai` client to use instead of one built from `llm`. */
+  client?: OpenAI;
+}
+
+/**
+ * Every activity grove's workflows call: model calls, the store, tools and evaluators. A
+ * worker registers them; in-process runs call them as plain functions.
+ *
+ * @example
+ * const activities = createGroveActivities({ llm: llmConfigFromEnv(), store, tools: [multiply] });
+ */
+export function createGroveActivities(deps: GroveActivityDeps) {
+  return {
+    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client }),
+    ...createStoreActivities(deps.store),
+    ...createToolActivities({ tools: deps.tools ?? [], store: deps.store }),
+    ...createEvaluatorActivities({ evaluators: deps.evaluators ?? [], llm: deps.llm, store: deps.store, client: deps.client }),
+  };
+}
+
+export type GroveActivities = ReturnType<typeof createGroveActivities>;

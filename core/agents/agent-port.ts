@@ -1,0 +1,30 @@
+import type { ConversationInput } from '../hash/conversation-refs';
+import type { ActiveToolsInput, EvaluateInput, EvaluateResult, RunToolInput, RunToolResult, ToolSpec } from '../schemas/agent-activities';
+import type { ChatActivityInput, ChatActivityResult } from '../schemas/llm-call';
+import type { Message } from '../schemas/messages';
+
+/**
+ * Everything a search agent does that is not deterministic bookkeeping. In a workflow each
+ * method is an activity (with a one-line summary for the Temporal UI) and `nowMs` is workflow
+ * time; in-process (tests, benchmark baselines) they are plain function calls.
+ */
+export interface AgentPort {
+  describeTools(names: string[]): Promise<ToolSpec[]>;
+  activeTools(input: ActiveToolsInput, summary: string): Promise<string[]>;
+  chat(input: ChatActivityInput, summary: string): Promise<ChatActivityResult>;
+  runTool(input: RunToolInput, summary: string): Promise<RunToolResult>;
+  evaluate(input: EvaluateInput, summary: string): Promise<EvaluateResult>;
+  resolvePath(input: ConversationInput): Promise<Message[]>;
+  nowMs(): number;
+  log?(message: string): void;
+  /** Called after each search step (progress reporting: search attributes, details). */
+  onStep?(progress: SearchProgress): void;
+}
+
+export interface SearchProgress {
+  nodes: number;
+  bestScore: number;
+  llmCalls: number;
+  tokens: number;
+  step: number;
+}

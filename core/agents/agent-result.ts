@@ -1,0 +1,55 @@
+import type { SampleTreeJSON } from '../schemas/tree';
+import type { Message, Usage } from '../schemas/messages';
+import type { AgentNode } from './agent-node';
+import type { Algorithm } from './agent-options';
+import type { SearchCounters, SearchStop } from './search-state';
+
+/** What a search agent returns (Saplings' `(messages, score, is_solution)`, plus how it got there). */
+export interface AgentResult {
+  kind: 'agent';
+  algorithm: Algorithm;
+  /** The best trajectory: the prompt, then every assistant message and tool result. */
+  messages: Message[];
+  /** The final answer's text, when the best node is a text answer or a terminal tool call. */
+  answer?: string;
+  score: number;
+  isSolution: boolean;
+  bestNodeId: number;
+  stop: SearchStop;
+  counters: SearchCounters;
+  usage: Usage;
+  costUsd: number;
+  reflections: string[];
+  /** The search tree (refs and stats; the messages are in the message store). */
+  tree: SampleTreeJSON<AgentNode>;
+  treeText: string;
+}
+
+/** Live progress, as the `progress` query reports it. */
+export interface AgentProgress {
+  algorithm: Algorithm;
+  nodes: number;
+  counters: SearchCounters;
+  usage: Usage;
+  costUsd: number;
+  stop?: SearchStop;
+  reflections: string[];
+}
+
+/** The text of a trajectory's final answer: a text reply, or the arguments of the final tool call. */
+export function finalAnswer(messages: Message[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'assistant') continue;
+    if (!m.tool_calls?.length) return m.content ?? undefined;
+    const args = m.tool_calls[m.tool_calls.length - 1].function.arguments;
+    try {
+      const parsed = JSON.parse(args) as Record<string, unknown>;
+      const value = parsed.answer ?? Object.values(parsed)[0];
+      return value === undefined ? args : String(value);
+    } catch {
+      return args;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,45 @@
+import type { SearchContext } from '../search-context';
+import { exhausted, firstSolution, solved, type SearchAlgorithm } from './search-algorithm';
+
+interface AStarState {
+  /** [node id, priority, insertion number]; the highest priority pops first, FIFO among equals. */
+  frontier: [number, number, number][];
+  pushed: number;
+}
+
+/**
+ * A* over trajectories (Saplings' AStarAgent, after Koh et al.): pop the most promising node,
+ * stop if it is a solution, drop it if it is terminal, else expand it and push its children.
+ * Priority f = score − pathCost·depth: the evaluator's score is the heuristic and each step
+ * costs a little, so of two equally good trajectories the shorter wins (`pathCost: 0` is
+ * Saplings' pure best-first on the score).
+ */
+export const astar: SearchAlgorithm = {
+  start(ctx) {
+    ctx.state.algo = { frontier: [[ctx.tree.rootId, 0, 0]], pushed: 1 } satisfies AStarState;
+  },
+
+  async step(ctx) {
+    const algo = ctx.state.algo as unknown as AStarState;
+    if (algo.frontier.length === 0) return exhausted(ctx, 'the frontier is empty: every trajectory ended without a solution');
+    let top = 0;
+    for (let i = 1; i < algo.frontier.length; i++) {
+      const [, p, n] = algo.frontier[i];
+      const [, bp, bn] = algo.frontier[top];
+      if (p > bp || (p === bp && n < bn)) top = i;
+    }
+    const [id] = algo.frontier.splice(top, 1)[0];
+    if (ctx.isSolution(id)) return solved(ctx, id);
+    if (ctx.isTerminal(id)) return true;
+    const children = await ctx.expand(id);
+    const solution = firstSolution(ctx, children);
+    if (solution !== undefined) return solved(ctx, solution);
+    for (const child of children) algo.frontier.push([child, priority(ctx, child), algo.pushed++]);
+    return true;
+  },
+};
+
+function priority(ctx: SearchContext, id: number): number {
+  const node = ctx.node(id);
+  return (node.score ?? 0) - ctx.options.pathCost * node.depth;
+}

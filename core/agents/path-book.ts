@@ -1,0 +1,49 @@
+import type { ConversationInput } from '../hash/conversation-refs';
+import { messageRef, pathRef, type PathRecord, type Ref } from '../hash/refs';
+import type { Message } from '../schemas/messages';
+import { SampleTree } from '../tree/sample-tree';
+import type { AgentNode } from './agent-node';
+
+/** A search tree whose root holds the prompt. */
+export function createAgentTree(prompt: Message[]): SampleTree<AgentNode> {
+  const record: PathRecord = { parent: null, add: prompt.map(messageRef) };
+  return SampleTree.create<AgentNode>({ ref: pathRef(record), pending: record, prompt });
+}
+
+/**
+ * The activity input for a node's trajectory: its ref, plus whatever the store may not have
+ * yet (records of nodes not confirmed written, and the prompt until it is).
+ *
+ * @example
+ * const input = trajectoryInput(tree, node.id);
+ * const result = await port.evaluate({ evaluator, trajectory: input });
+ * markWritten(tree, node.id, input);
+ */
+export function trajectoryInput(tree: SampleTree<AgentNode>, nodeId: number, extra?: { record: PathRecord; messages?: Message[] }): ConversationInput {
+  const paths: Record<Ref, PathRecord> = {};
+  const messages: Record<Ref, Message> = {};
+  for (const node of tree.pathToRoot(nodeId)) {
+    if (node.data.pending) paths[node.data.ref] = node.data.pending;
+    for (const m of node.data.prompt ?? []) messages[messageRef(m)] = m;
+  }
+  let path = tree.node(nodeId).data.ref;
+  if (extra) {
+    path = pathRef(extra.record);
+    paths[path] = extra.record;
+    for (const m of extra.messages ?? []) messages[messageRef(m)] = m;
+  }
+  const writes = Object.keys(paths).length + Object.keys(messages).length > 0 ? { paths, messages } : undefined;
+  return writes ? { path, writes } : { path };
+}
+
+/** After an activity carrying `input` (built for `nodeId`) succeeded: the records it carried are in the store. */
+export function markWritten(tree: SampleTree<AgentNode>, nodeId: number, input: ConversationInput): void {
+  if (!input.writes) return;
+  const written = new Set(Object.keys(input.writes.paths ?? {}));
+  for (const node of tree.pathToRoot(nodeId)) {
+    if (written.has(node.data.ref) && (node.data.pending || node.data.prompt)) {
+      const { pending: _p, prompt: _m, ...rest } = node.data;
+      tree.setData(node.id, rest);
+    }
+  }
+}

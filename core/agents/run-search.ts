@@ -1,0 +1,58 @@
+import { ALGORITHM_IMPLEMENTATIONS } from './algorithms';
+import { bestNode } from './best-node';
+import { StopSearch, type SearchContext } from './search-context';
+import type { SearchStop } from './search-state';
+
+export interface SearchOutcome {
+  bestId: number;
+  score: number;
+  isSolution: boolean;
+  stop: SearchStop;
+}
+
+/**
+ * Drives a search to its end, one algorithm step at a time. Before each step `beforeStep` may
+ * ask to hand over (a workflow continues-as-new there; the state is plain JSON between steps).
+ * A budget that runs out ends the search with the best node found so far.
+ *
+ * @example
+ * const outcome = await runSearch(ctx, { beforeStep: async () => (workflowInfo().continueAsNewSuggested ? 'handover' : 'continue') });
+ */
+export async function runSearch(
+  ctx: SearchContext,
+  hooks: { beforeStep?: () => Promise<'continue' | 'handover'> } = {},
+): Promise<SearchOutcome | 'handover'> {
+  const algorithm = ALGORITHM_IMPLEMENTATIONS[ctx.options.algorithm];
+  if (ctx.state.counters.steps === 0 && Object.keys(ctx.state.algo).length === 0) algorithm.start(ctx);
+  while (!ctx.state.stop) {
+    if (hooks.beforeStep && (await hooks.beforeStep()) === 'handover') return 'handover';
+    try {
+      const more = await algorithm.step(ctx);
+      if (!more && !ctx.state.stop) ctx.state.stop = { kind: 'exhausted', message: 'the search ended' };
+    } catch (err) {
+      if (!(err instanceof StopSearch)) throw err;
+      ctx.state.stop = err.stop;
+    }
+    ctx.state.counters.steps += 1;
+    ctx.port.onStep?.({
+      nodes: ctx.tree.size,
+      bestScore: bestScore(ctx),
+      llmCalls: ctx.state.counters.llmCalls,
+      tokens: ctx.state.usage.totalTokens,
+      step: ctx.state.counters.steps,
+    });
+  }
+  return outcome(ctx);
+}
+
+/** The search's answer: its solution, else Saplings' best node (finished answers first). */
+export function outcome(ctx: SearchContext): SearchOutcome {
+  const bestId = ctx.state.solutionId ?? bestNode(ctx.tree).id;
+  return { bestId, score: ctx.node(bestId).score ?? 0, isSolution: ctx.isSolution(bestId), stop: ctx.state.stop! };
+}
+
+function bestScore(ctx: SearchContext): number {
+  let best = 0;
+  for (const node of ctx.tree.preorder()) if ((node.score ?? 0) > best) best = node.score ?? 0;
+  return best;
+}

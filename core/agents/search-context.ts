@@ -1,0 +1,259 @@
+import { budgetFromSpec, costOf, firstStop, type StopCondition } from '../budget';
+import { messageRef, pathRef, type PathRecord, type Ref } from '../hash/refs';
+import type { EvaluateResult, RunToolResult } from '../schemas/agent-activities';
+import type { ChatParams, ToolDefinition } from '../schemas/chat-params';
+import { messageText, userMessage, type AssistantMessage, type Usage } from '../schemas/messages';
+import type { TreeNode } from '../tree/tree-node';
+import type { AgentNode } from './agent-node';
+import type { AgentOptions } from './agent-options';
+import type { AgentPort } from './agent-port';
+import { selectCandidates } from './candidates';
+import { mapLimit } from './map-limit';
+import { markWritten, trajectoryInput } from './path-book';
+import { isOutputMessage, isSolution, isTerminal, type TerminationRules } from './predicates';
+import type { SearchState, SearchStop } from './search-state';
+
+/** Thrown inside a step when the budget cannot pay for what comes next; the search then ends with its best node so far. */
+export class StopSearch extends Error {
+  constructor(readonly stop: SearchStop) {
+    super(stop.message);
+    this.name = 'StopSearch';
+  }
+}
+
+export const REFLECTION_SYSTEM_PROMPT =
+  'You review a failed attempt of an AI agent that uses tools. Be concrete and brief.';
+export const REFLECTION_INSTRUCTION =
+  'This attempt did not solve the task. In at most two sentences, say what went wrong and what to do differently next time.';
+const MAX_REFLECTIONS = 3;
+
+/**
+ * The operations every search algorithm is built from — expand a node, reflect on a failed
+ * trajectory, check the budget — over one search state and one port. Deterministic given the
+ * port's answers.
+ */
+export class SearchContext {
+  readonly rules: TerminationRules;
+  private readonly conditions: StopCondition[];
+
+  constructor(
+    readonly state: SearchState,
+    readonly options: AgentOptions,
+    readonly port: AgentPort,
+  ) {
+    this.rules = { threshold: options.threshold, maxDepth: options.maxDepth, toolChoice: options.toolChoice, specs: state.specs };
+    const { maxCalls: _calls, ...rest } = options.budget ?? {};
+    this.conditions = budgetFromSpec(rest);
+  }
+
+  /** Candidates per expansion: `bFactor`, or 1 for chain-of-thought. */
+  get bFactor(): number {
+    return this.options.algorithm === 'cot' ? 1 : this.options.bFactor;
+  }
+
+  get tree() {
+    return this.state.tree;
+  }
+
+  node(id: number): TreeNode<AgentNode> {
+    return this.state.tree.node(id);
+  }
+
+  isTerminal(id: number): boolean {
+    return isTerminal(this.node(id), this.rules);
+  }
+
+  isSolution(id: number): boolean {
+    return isSolution(this.node(id), this.rules);
+  }
+
+  /** Model calls one expansion may make: the candidates call, plus one per child with the LLM evaluator. */
+  expansionCalls(): number {
+    return 1 + (this.evaluates() && this.options.evaluator.name === 'llm' ? this.bFactor : 0);
+  }
+
+  /**
+   * Why the search must stop before spending `plannedCalls` more model calls, if it must. A
+   * step starts only if its calls fit in `maxCalls`, so that budget is never exceeded; tokens,
+   * cost and time are checked before each step (a step may overrun them once).
+   */
+  budgetStop(plannedCalls: number): SearchStop | undefined {
+    const max = this.options.budget?.maxCalls;
+    const calls = this.state.counters.llmCalls;
+    if (max !== undefined && calls + plannedCalls > max) {
+      return { kind: 'maxCalls', message: `Maximum calls reached (calls: ${calls}/${max}; the next step needs ${plannedCalls}).` };
+    }
+    const stop = firstStop(this.conditions, {
+      calls,
+      retries: 0,
+      promptTokens: this.state.usage.promptTokens,
+      completionTokens: this.state.usage.completionTokens,
+      costUsd: this.state.costUsd,
+      nowMs: this.port.nowMs(),
+      startedAtMs: this.state.startedAtMs,
+    });
+    return stop ? { kind: stop.kind as SearchStop['kind'], message: stop.message } : undefined;
+  }
+
+  ensureBudget(plannedCalls: number): void {
+    const stop = this.budgetStop(plannedCalls);
+    if (stop) throw new StopSearch(stop);
+  }
+
+  /** The system prompt, with the latest reflections on failed attempts (LATS). */
+  system(): string {
+    if (this.state.reflections.length === 0) return this.options.system;
+    return `${this.options.system}\n\nReflections on earlier failed attempts (avoid repeating these mistakes):\n${this.state.reflections.map((r) => `- ${r}`).join('\n')}`;
+  }
+
+  /**
+   * Expands a node: one model call for `bFactor` candidates, deduplicated; every tool call of
+   * every candidate runs (as its own activity); each child is evaluated; the children are
+   * attached in candidate order with their scores. A terminal node gets no children.
+   */
+  async expand(nodeId: number): Promise<number[]> {
+    const node = this.node(nodeId);
+    if (this.isTerminal(nodeId)) return [];
+    this.ensureBudget(this.expansionCalls());
+    const offered = await this.offeredTools(nodeId);
+    const input = trajectoryInput(this.tree, nodeId);
+    const result = await this.port.chat(
+      { conversation: input, model: this.options.model, params: this.candidateParams(offered), system: this.system(), runId: `n${nodeId}` },
+      `expand n${nodeId} (depth ${node.depth}): ${this.bFactor} candidate${this.bFactor === 1 ? '' : 's'}`,
+    );
+    markWritten(this.tree, nodeId, input);
+    this.state.counters.llmCalls += 1;
+    this.state.counters.expansions += 1;
+    this.spend(result.usage);
+
+    const refs = new Map(result.choices.map((c) => [c.message, c.ref] as const));
+    const chosen = selectCandidates(result.choices.map((c) => c.message), this.bFactor);
+    const children = await mapLimit(chosen, this.options.maxConcurrency, (message, i) =>
+      this.buildChild(nodeId, message, refs.get(message)!, offered, `${i + 1}/${chosen.length}`),
+    );
+    return children.map(({ data, evaluation }) => {
+      const child = this.tree.expand(nodeId, data);
+      if (evaluation) this.tree.setScore(child.id, clamp01(evaluation.score));
+      return child.id;
+    });
+  }
+
+  /** LATS reflection on a failed terminal trajectory; the latest few are shown to later expansions. */
+  async reflect(nodeId: number): Promise<void> {
+    if (!this.options.reflection || this.budgetStop(1)) return;
+    const node = this.node(nodeId);
+    const instruction = userMessage(
+      `${REFLECTION_INSTRUCTION}${node.data.reasoning ? `\nThe evaluator scored it ${fmt(node.score)} and said: ${node.data.reasoning}` : ''}`,
+    );
+    const record: PathRecord = { parent: node.data.ref, add: [messageRef(instruction)] };
+    const input = trajectoryInput(this.tree, nodeId, { record, messages: [instruction] });
+    const result = await this.port.chat(
+      { conversation: input, model: this.options.model, params: { temperature: 0.7, max_tokens: 300 }, system: REFLECTION_SYSTEM_PROMPT, runId: `reflect-n${nodeId}` },
+      `reflect on n${nodeId} (score ${fmt(node.score)})`,
+    );
+    markWritten(this.tree, nodeId, input);
+    this.state.counters.llmCalls += 1;
+    this.state.counters.reflections += 1;
+    this.spend(result.usage);
+    const text = (result.choices[0]?.message.content ?? '').replace(/\s+/g, ' ').trim().slice(0, 500);
+    if (text) this.state.reflections = [...this.state.reflections, text].slice(-MAX_REFLECTIONS);
+  }
+
+  /** Whether children are evaluated (chain-of-thought scores only its final node). */
+  evaluates(): boolean {
+    return this.options.algorithm !== 'cot';
+  }
+
+  /** Evaluates one node after the fact (chain-of-thought's final answer). */
+  async evaluateNode(nodeId: number): Promise<void> {
+    const input = trajectoryInput(this.tree, nodeId);
+    const evaluation = await this.runEvaluation(input, `evaluate n${nodeId}`);
+    markWritten(this.tree, nodeId, input);
+    this.tree.setScore(nodeId, clamp01(evaluation.score));
+    this.tree.setData(nodeId, { ...this.node(nodeId).data, reasoning: shorten(evaluation.reasoning, 160) });
+  }
+
+  private async buildChild(nodeId: number, message: AssistantMessage, assistantRef: Ref, offered: string[], label: string) {
+    const parent = this.node(nodeId);
+    const calls = message.tool_calls ?? [];
+    let tools: RunToolResult[] = [];
+    if (calls.length > 0) {
+      const input = trajectoryInput(this.tree, nodeId);
+      tools = await Promise.all(
+        calls.map((call) => this.port.runTool({ trajectory: input, call, offered }, `tool ${call.function.name} for n${nodeId} candidate ${label}`)),
+      );
+      markWritten(this.tree, nodeId, input);
+      this.state.counters.toolRuns += calls.length;
+      this.state.counters.toolErrors += tools.filter((t) => t.isError).length;
+    }
+    const record: PathRecord = { parent: parent.data.ref, add: [assistantRef, ...tools.map((t) => t.ref)] };
+    const data: AgentNode = { ref: pathRef(record), pending: record, output: isOutputMessage(message, this.state.specs), preview: previewOf(message) };
+    const errors = tools.filter((t) => t.isError).length;
+    if (errors > 0) data.toolErrors = errors;
+    let evaluation: EvaluateResult | undefined;
+    if (this.evaluates()) {
+      const input = trajectoryInput(this.tree, nodeId, { record });
+      evaluation = await this.runEvaluation(input, `evaluate n${nodeId} candidate ${label}: ${data.preview}`);
+      markWritten(this.tree, nodeId, input);
+      delete data.pending;
+      data.reasoning = shorten(evaluation.reasoning, 160);
+    }
+    return { data, evaluation };
+  }
+
+  private async runEvaluation(trajectory: ReturnType<typeof trajectoryInput>, summary: string): Promise<EvaluateResult> {
+    const evaluation = await this.port.evaluate({ evaluator: this.options.evaluator, trajectory }, summary);
+    this.state.counters.evaluations += 1;
+    if (this.options.evaluator.name === 'llm') this.state.counters.llmCalls += 1;
+    this.spend(evaluation.usage);
+    return evaluation;
+  }
+
+  private async offeredTools(nodeId: number): Promise<string[]> {
+    const names = this.state.specs.map((s) => s.name);
+    if (!this.state.specs.some((s) => s.hasIsActive)) return names;
+    const input = trajectoryInput(this.tree, nodeId);
+    const active = await this.port.activeTools({ names, trajectory: input }, `active tools at n${nodeId}`);
+    markWritten(this.tree, nodeId, input);
+    return active;
+  }
+
+  private candidateParams(offered: string[]): ChatParams {
+    const tools: ToolDefinition[] = this.state.specs
+      .filter((s) => offered.includes(s.name))
+      .map((s) => ({ type: 'function', function: { name: s.name, description: s.description, parameters: s.parameters, ...(s.strict ? { strict: true } : {}) } }));
+    const params: ChatParams = { ...(this.options.apiKwargs ?? {}), n: this.bFactor };
+    params.temperature = this.options.apiKwargs?.temperature ?? 1;
+    if (this.options.seed !== undefined) params.seed = this.options.seed;
+    if (tools.length > 0) {
+      params.tools = tools;
+      params.tool_choice = this.options.toolChoice;
+      if (this.options.parallelToolCalls) params.parallel_tool_calls = true;
+    }
+    return params;
+  }
+
+  private spend(usage: Usage): void {
+    this.state.addUsage(usage, this.options.pricing ? costOf(usage, this.options.pricing) : 0);
+  }
+}
+
+/** A short label of a step: `multiply({"a":2,"b":3})`, or the text answer quoted. */
+export function previewOf(message: AssistantMessage): string {
+  const calls = message.tool_calls ?? [];
+  const text = calls.length > 0 ? calls.map((c) => `${c.function.name}(${c.function.arguments.replace(/\s+/g, '')})`).join(', ') : JSON.stringify(messageText(message));
+  return shorten(text, 60);
+}
+
+function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}
+
+function fmt(score: number | undefined): string {
+  return score === undefined ? '?' : score.toFixed(2);
+}

@@ -1,0 +1,30 @@
+/**
+ * The scripted models without HTTP: the same validation, policies and answers as the server
+ * (so a request gets the identical completion either way), for fast unit tests of code that
+ * would otherwise need a server. No faults, no counters.
+ */
+import { buildCompletion, type ChatCompletionBody } from './completion';
+import { requestHash } from './hashing';
+import { parseModelName } from './model-name';
+import { BUILT_IN_POLICIES } from './policies';
+import { checkChatRequest } from './request-checks';
+import { chatRequestSchema } from './request-schema';
+import { choiceSeedText, seededRng } from './rng';
+import type { ChatPolicy } from './types';
+
+/**
+ * @example
+ * const completion = completeInProcess({ model: 'multiplier', messages, tools, n: 3 });
+ * completion.choices[0].message.tool_calls;
+ */
+export function completeInProcess(body: Record<string, unknown>, opts: { seed?: number; policies?: ChatPolicy[] } = {}): ChatCompletionBody {
+  const chat = chatRequestSchema.parse(body);
+  const { policy: name, options } = parseModelName(chat.model);
+  const policy = [...(opts.policies ?? []), ...BUILT_IN_POLICIES].find((p) => p.name === name);
+  if (!policy) throw new Error(`The model \`${chat.model}\` does not exist`);
+  const problem = checkChatRequest(chat, { maxContextChars: 1_000_000, strictToolMessages: true });
+  if (problem) throw new Error(problem.error.message);
+  const hash = requestHash(body);
+  const replies = policy.respond(chat, { n: chat.n ?? 1, options, rng: (i) => seededRng(choiceSeedText(opts.seed ?? 0, policy.name, hash, i)) });
+  return buildCompletion(chat, hash, replies);
+}

@@ -1,0 +1,86 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { describeFailure } from '../../client/cli/describe-failure';
+import { multiplicationPlan, startModelServer, type ModelServer } from '../../model-server';
+import { QUICKSTART, quickstartInput, searchInProcess } from '../support/in-process-agent';
+import { integrationSuite } from '../support/integration-suite';
+import { groveClient, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
+
+const suite = integrationSuite('agent');
+const withWorker = suite.withWorker;
+
+const ANSWER = multiplicationPlan().answer;
+const input = quickstartInput;
+
+test.each(['mcts', 'astar', 'greedy', 'beam', 'cot'] as const)('%s solves the Saplings quickstart as a durable workflow', async (algorithm) => {
+  const { result, description } = await withWorker(async (tq) => {
+    const result = await groveClient(suite.env, tq).run('agent', input({ algorithm }));
+    return { result, description: await suite.env.client.workflow.getHandle(result.workflowId).describe() };
+  });
+  expect(result).toMatchObject({ kind: 'agent', algorithm, isSolution: true, score: 1, stop: { kind: 'solved' } });
+  expect(Number(result.answer)).toBeCloseTo(ANSWER, 0);
+  expect(result.messages[0]).toEqual({ role: 'user', content: QUICKSTART });
+  expect(result.treeText.split('\n')[0]).toBe('n0 prompt' + (algorithm === 'mcts' ? result.treeText.split('\n')[0].slice(9) : ''));
+  expect(description.searchAttributes).toMatchObject({ GroveKind: [`agent:${algorithm}`], GroveStatus: ['succeeded'], GroveBestScore: [1] });
+});
+
+test('a durable search makes the same decisions as the same search in process', async () => {
+  const spec = input({ model: 'multiplier?p=0.2&guess=0.3' });
+  const durable = await withWorker((tq) => groveClient(suite.env, tq).run('agent', spec));
+  const local = await searchInProcess(spec);
+  if (local.handover) throw new Error('unexpected handover');
+  expect(durable.tree).toEqual(local.state.tree.toJSON());
+  expect(durable.messages).toEqual(local.messages);
+});
+
+test('MCTS recovers where greedy does not', async () => {
+  const spec = input({ model: 'multiplier?p=0.2&guess=0.3' });
+  const [mcts, greedy] = await withWorker((tq) =>
+    Promise.all([groveClient(suite.env, tq).run('agent', spec), groveClient(suite.env, tq).run('agent', { ...spec, algorithm: 'greedy' })]),
+  );
+  expect(mcts.isSolution).toBe(true);
+  expect(greedy.isSolution).toBe(false);
+});
+
+test('a malformed evaluator answer is repaired by rule and the search goes on', async () => {
+  // The color guesser answers "I think it is ...": no JSON, no score, so every sample counts as 5/10.
+  const result = await withWorker((tq) => groveClient(suite.env, tq).run('agent', input({ algorithm: 'greedy', evaluator: { name: 'llm', model: 'color-guesser' }, maxDepth: 2 })));
+  const scores = new Set(result.tree.nodes.slice(1).map((n: unknown[]) => n[7] ?? 0));
+  expect([...scores]).toEqual([0.5]);
+  expect(result.stop.kind).toBe('exhausted');
+  expect(result.isSolution).toBe(false);
+});
+
+test('the live tree and progress can be queried; the UI gets one summary per activity', async () => {
+  const { treeText, progress, history } = await withWorker(async (tq) => {
+    const handle = await groveClient(suite.env, tq).start('agent', input({ algorithm: 'astar' }));
+    await handle.result();
+    return { treeText: await handle.query<string>('treeText'), progress: await handle.query<{ nodes: number; counters: { llmCalls: number } }>('progress'), history: await handle.fetchHistory() };
+  });
+  expect(treeText.split('\n')[0]).toBe('n0 prompt');
+  expect(treeText).toMatch(/[├└]─ n1 d1 score [\d.]+ → multiply\(\{"a":9418\.343,"b":8\.11\}\)/);
+  expect(progress.nodes).toBeGreaterThan(5);
+  const summaries = (history.events ?? [])
+    .filter((e) => e.activityTaskScheduledEventAttributes)
+    .map((e) => e.userMetadata?.summary?.data)
+    .map((d) => (d ? JSON.parse(Buffer.from(d).toString()) : undefined));
+  expect(summaries[0]).toBe('describe tools: multiply, final_answer');
+  expect(summaries).toContain('expand n0 (depth 0): 3 candidates');
+  expect(summaries.some((s) => /^tool multiply for n0 candidate 1\/\d$/.test(s))).toBe(true);
+  expect(summaries.some((s) => /^evaluate n0 candidate 1\/\d: multiply\(/.test(s))).toBe(true);
+});
+
+test('a tool name no worker knows fails the run at once, naming the tools it has', async () => {
+  const err = await withWorker((tq) => groveClient(suite.env, tq).run('agent', input({ tools: ['multiply', 'web_search'] })).catch((e: unknown) => e));
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  expect(describeFailure(err)).toMatch(/web_search/);
+  expect(describeFailure(err)).toMatch(/multiply, final_answer/);
+});
+
+test('invalid agent options are rejected before start, naming the field', async () => {
+  const grove = groveClient(suite.env, uniqueTaskQueue('agent-invalid'));
+  await expect(grove.start('agent', input({ bFactor: 0 }))).rejects.toThrow(/^invalid agent input: bFactor: Too small/);
+  await expect(grove.start('agent', input({ algorithm: 'bfs' as never }))).rejects.toThrow(/^invalid agent input: algorithm: Invalid option/);
+  await expect(grove.start('agent', input({ budget: { maxCalls: -3 } }))).rejects.toThrow(/^invalid agent input: budget\.maxCalls: Too small/);
+  await expect(grove.start('agent', input({ tools: ['no spaces allowed'] }))).rejects.toThrow(/tools\[0\]: tool names are 1-64 letters/);
+  await expect(grove.start('agent', input({ toolChoice: 'none' as never }))).rejects.toThrow(/toolChoice/);
+});

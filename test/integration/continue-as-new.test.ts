@@ -1,0 +1,59 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { GroveClient } from '../../client/grove-client';
+import { startDevServer, type DevServer } from '../../client/temporal-server/dev-server';
+import { freePort } from '../../client/temporal-server/ports';
+import { startModelServer, type ModelServer } from '../../model-server';
+import { quickstartInput, searchInProcess } from '../support/in-process-agent';
+import { openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
+
+// A dev server of its own that suggests continue-as-new after a few dozen history events, so a
+// small search hands over several times.
+let server: DevServer;
+let env: TestEnv;
+let model: ModelServer;
+
+beforeAll(async () => {
+  const shared = await openTestEnv(); // for the bundle path and the runtime
+  await shared.close();
+  server = await startDevServer({ port: await freePort(), uiPort: false, dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': 40 } });
+  const connection = await Connection.connect({ address: server.address });
+  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  env = {
+    address: server.address,
+    client: new Client({ connection }),
+    nativeConnection,
+    bundlePath: shared.bundlePath,
+    close: async () => {
+      await connection.close();
+      await nativeConnection.close();
+    },
+  };
+  model = await startModelServer();
+}, 60_000);
+afterAll(async () => {
+  await model?.close();
+  await env?.close();
+  await server?.stop();
+});
+
+test('a search forced through continue-as-new keeps its tree and result', async () => {
+  const spec = quickstartInput({ model: 'multiplier?p=0.2&guess=0.3' });
+  const taskQueue = uniqueTaskQueue('can');
+  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL) });
+  const { result, runs } = await worker.runUntil(async () => {
+    const grove = new GroveClient(env.client, taskQueue);
+    const handle = await grove.start('agent', spec);
+    const result = await handle.result();
+    const runs = [];
+    for await (const run of env.client.workflow.list({ query: `WorkflowId = "${handle.workflowId}"` })) runs.push(run);
+    return { result, runs };
+  });
+  expect(result.counters.handovers).toBeGreaterThanOrEqual(2);
+  expect(runs.length).toBe(result.counters.handovers + 1);
+  const local = await searchInProcess(spec);
+  if (local.handover) throw new Error('unexpected handover');
+  expect(result.tree).toEqual(local.state.tree.toJSON());
+  expect(result.messages).toEqual(local.messages);
+  expect(result.isSolution).toBe(local.outcome.isSolution);
+}, 90_000);

@@ -1,0 +1,32 @@
+import { resolve } from 'node:path';
+import type { EvaluatorDefinition } from '../activities/evaluators';
+import type { AnyToolDefinition } from '../activities/tools';
+
+/** A module that adds tools and evaluators to a worker: `export const tools = [...]; export const evaluators = [...]`. */
+export interface WorkerModule {
+  tools?: AnyToolDefinition[];
+  evaluators?: EvaluatorDefinition[];
+  /** A workflows file to bundle instead of grove's (it should re-export grove's workflows). */
+  workflowsPath?: string;
+}
+
+/**
+ * Loads a worker module by path (TypeScript works: grove runs under tsx).
+ *
+ * @example
+ * const extra = loadWorkerModule('examples/worker-module.ts');
+ * await createGroveWorker({ connection, taskQueue, tools: extra.tools, evaluators: extra.evaluators });
+ */
+export function loadWorkerModule(path: string): WorkerModule {
+  let loaded: WorkerModule;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    loaded = require(resolve(path)) as WorkerModule;
+  } catch (err) {
+    throw new Error(`cannot load worker module ${path}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  for (const key of ['tools', 'evaluators'] as const) {
+    if (loaded[key] !== undefined && !Array.isArray(loaded[key])) throw new Error(`worker module ${path}: \`${key}\` must be an array`);
+  }
+  return { tools: loaded.tools, evaluators: loaded.evaluators, workflowsPath: loaded.workflowsPath && resolve(loaded.workflowsPath) };
+}

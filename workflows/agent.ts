@@ -1,0 +1,95 @@
+import { allHandlersFinished, condition, continueAsNew, defineQuery, setHandler } from '@temporalio/workflow';
+import { AgentInputSchema, type AgentInput } from '../core/agents/agent-options';
+import { finalAnswer, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
+import { formatSearchTree } from '../core/agents/format-search-tree';
+import { trajectoryInput } from '../core/agents/path-book';
+import { runSearch } from '../core/agents/run-search';
+import { SearchContext } from '../core/agents/search-context';
+import { SearchState, type SearchStateJSON } from '../core/agents/search-state';
+import type { SampleTreeJSON } from '../core/schemas/tree';
+import { promptConversation } from '../core/schemas/prompt-conversation';
+import { historyIsLong, workflowAgentPort } from './lib/agent-port';
+import { failRun, reportRun } from './lib/run-status';
+import { validateInput } from './lib/validate-input';
+
+export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
+export const searchTreeTextQuery = defineQuery<string>('treeText');
+export const searchProgressQuery = defineQuery<AgentProgress>('progress');
+
+/**
+ * A tool-using search agent as a durable workflow: MCTS (LATS), A*, greedy, beam or
+ * chain-of-thought over tool-call trajectories, guided by an evaluator, within budgets. Each
+ * model call, tool run and evaluation is an activity; selection, expansion bookkeeping,
+ * backpropagation and termination are this workflow's deterministic code (`core/agents`).
+ * When Temporal suggests it, the search continues as new with its tree (refs and stats only).
+ *
+ * @example
+ * await client.workflow.execute('agent', { taskQueue: 'grove', workflowId: 'mult-1', args: [{
+ *   algorithm: 'mcts', tools: ['multiply', 'final_answer'],
+ *   prompt: 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).',
+ * }] });
+ */
+export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise<AgentResult> {
+  const options = validateInput(AgentInputSchema, raw, 'agent input');
+  const port = workflowAgentPort(options);
+  try {
+    let state: SearchState;
+    if (carried) state = SearchState.fromJSON(carried);
+    else {
+      reportRun({ kind: `agent:${options.algorithm}`, status: 'running' });
+      const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
+      state = SearchState.create(prompt, await port.describeTools(options.tools), Date.now());
+    }
+    let reported = { step: 0, bestScore: -1 };
+    port.onStep = (p) => {
+      if (p.bestScore > reported.bestScore || p.step - reported.step >= 25) {
+        reportRun({ calls: p.llmCalls, tokens: p.tokens, bestScore: p.bestScore });
+        reported = { step: p.step, bestScore: p.bestScore };
+      }
+    };
+    const ctx = new SearchContext(state, options, port);
+    setHandler(searchTreeQuery, () => state.tree.toJSON());
+    setHandler(searchTreeTextQuery, () => formatSearchTree(state.tree));
+    setHandler(searchProgressQuery, () => ({
+      algorithm: options.algorithm,
+      nodes: state.tree.size,
+      counters: state.counters,
+      usage: state.usage,
+      costUsd: state.costUsd,
+      stop: state.stop,
+      reflections: state.reflections,
+    }));
+
+    const outcome = await runSearch(ctx, { beforeStep: async () => (historyIsLong() ? 'handover' : 'continue') });
+    if (outcome === 'handover') {
+      state.counters.handovers += 1;
+      await condition(allHandlersFinished);
+      return await continueAsNew<typeof agent>(raw, state.toJSON());
+    }
+    const messages = await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
+    reportRun({
+      status: outcome.isSolution ? 'succeeded' : 'exhausted',
+      calls: state.counters.llmCalls,
+      tokens: state.usage.totalTokens,
+      bestScore: outcome.score,
+    });
+    return {
+      kind: 'agent',
+      algorithm: options.algorithm,
+      messages,
+      answer: finalAnswer(messages),
+      score: outcome.score,
+      isSolution: outcome.isSolution,
+      bestNodeId: outcome.bestId,
+      stop: outcome.stop,
+      counters: state.counters,
+      usage: state.usage,
+      costUsd: state.costUsd,
+      reflections: state.reflections,
+      tree: state.tree.toJSON(),
+      treeText: formatSearchTree(state.tree, { bestId: outcome.bestId }),
+    };
+  } catch (err) {
+    failRun(err);
+  }
+}

@@ -1,0 +1,66 @@
+import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import type { EvaluatorActivities } from '../../activities/evaluators/evaluator-activities';
+import type { LlmActivities } from '../../activities/llm/chat';
+import type { createStoreActivities } from '../../activities/store/store-activities';
+import type { ToolActivities } from '../../activities/tools/tool-activities';
+import type { AgentOptions } from '../../core/agents/agent-options';
+import type { AgentPort } from '../../core/agents/agent-port';
+import { NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
+import { LlmSettingsSchema } from '../../core/schemas/llm-settings';
+
+type StoreActivities = ReturnType<typeof createStoreActivities>;
+
+/** Failure types no retry can fix in tool or evaluator activities. */
+const NON_RETRYABLE_AGENT_FAILURES = [...NON_RETRYABLE_LLM_FAILURES, 'GroveUnknownTool', 'GroveUnknownEvaluator', 'GroveEvaluatorFailed'];
+
+/**
+ * The agent's port inside a workflow: every model call, tool run and evaluation is an activity
+ * with a one-line summary for the Temporal UI. Model calls and LLM evaluations use the run's
+ * LLM settings; tools run on `toolTaskQueue` (so they can be scaled and sandboxed apart) with
+ * a few retries for infrastructure failures — a tool's own errors come back as tool messages,
+ * never as failures.
+ */
+export function workflowAgentPort(options: AgentOptions): AgentPort {
+  const llm = LlmSettingsSchema.parse(options.llm ?? {});
+  const retry = {
+    initialInterval: llm.initialRetryMs,
+    backoffCoefficient: 2,
+    maximumInterval: llm.maxRetryIntervalMs,
+    maximumAttempts: llm.maxAttempts,
+    nonRetryableErrorTypes: NON_RETRYABLE_AGENT_FAILURES,
+  };
+  const llmOptions: ActivityOptions = {
+    taskQueue: llm.taskQueue,
+    startToCloseTimeout: llm.startToCloseTimeoutMs,
+    heartbeatTimeout: llm.heartbeatTimeoutMs,
+    retry,
+  };
+  const toolOptions: ActivityOptions = {
+    taskQueue: options.toolTaskQueue,
+    startToCloseTimeout: llm.startToCloseTimeoutMs,
+    heartbeatTimeout: llm.heartbeatTimeoutMs,
+    retry: { ...retry, maximumAttempts: Math.min(llm.maxAttempts, 3) },
+  };
+  const evaluatorOptions: ActivityOptions = { ...llmOptions, taskQueue: options.evaluatorTaskQueue ?? llm.taskQueue };
+
+  const models = proxyActivities<LlmActivities>(llmOptions);
+  const tools = proxyActivities<ToolActivities>(toolOptions);
+  const evaluators = proxyActivities<EvaluatorActivities>(evaluatorOptions);
+  const store = proxyActivities<StoreActivities>({ ...llmOptions, startToCloseTimeout: 60_000 });
+
+  return {
+    describeTools: (names) => tools.groveDescribeTools.executeWithOptions({ ...toolOptions, summary: `describe tools: ${names.join(', ')}` }, [{ names }]),
+    activeTools: (input, summary) => tools.groveActiveTools.executeWithOptions({ ...toolOptions, summary }, [input]),
+    chat: (input, summary) => models.llmChat.executeWithOptions({ ...llmOptions, summary }, [input]),
+    runTool: (input, summary) => tools.groveRunTool.executeWithOptions({ ...toolOptions, summary }, [input]),
+    evaluate: (input, summary) => evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [input]),
+    resolvePath: (path) => store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }]),
+    nowMs: () => Date.now(),
+    log: () => {},
+  };
+}
+
+/** Whether Temporal suggests continuing as new (history near its limits). */
+export function historyIsLong(): boolean {
+  return workflowInfo().continueAsNewSuggested;
+}
