@@ -10,6 +10,7 @@ import { BUILT_IN_POLICIES } from './policies';
 import { checkChatRequest } from './request-checks';
 import { chatRequestSchema } from './request-schema';
 import { choiceSeedText, seededRng } from './rng';
+import type OpenAI from 'openai';
 import type { ChatPolicy } from './types';
 
 /**
@@ -27,4 +28,28 @@ export function completeInProcess(body: Record<string, unknown>, opts: { seed?: 
   const hash = requestHash(body);
   const replies = policy.respond(chat, { n: chat.n ?? 1, options, rng: (i) => seededRng(choiceSeedText(opts.seed ?? 0, policy.name, hash, i)) });
   return buildCompletion(chat, hash, replies);
+}
+
+/**
+ * An `openai` client whose answers come from the scripted models in this process, without
+ * HTTP: for unit tests and benchmarks of the code above the wire. It records every request.
+ *
+ * @example
+ * const client = inProcessOpenAI();
+ * const activities = createGroveActivities({ llm, store, client });
+ */
+export function inProcessOpenAI(opts: { seed?: number; policies?: ChatPolicy[] } = {}): OpenAI & { requests: Record<string, unknown>[] } {
+  const requests: Record<string, unknown>[] = [];
+  const client = {
+    requests,
+    chat: {
+      completions: {
+        create: async (body: Record<string, unknown>) => {
+          requests.push(body);
+          return completeInProcess(body, opts);
+        },
+      },
+    },
+  };
+  return client as unknown as OpenAI & { requests: Record<string, unknown>[] };
 }

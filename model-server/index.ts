@@ -53,4 +53,4 @@ export {
 } from './policies/multiplication-plan';
 export type { MultiplicationPlan, MultiplicationStep, MultiplicationTask, StepKey } from './policies/multiplication-plan';
 export { FEEDBACK_HEADER } from './policies/conversation';
-export { completeInProcess } from './in-process';
+export { completeInProcess, inProcessOpenAI } from './in-process';

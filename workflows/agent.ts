@@ -12,6 +12,14 @@ import { historyIsLong, workflowAgentPort } from './lib/agent-port';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
 
+/** Trees up to these sizes are returned whole as JSON, and as text (a result is one payload, at most 2 MB). */
+const RESULT_TREE_NODES = 2000;
+const RESULT_TEXT_NODES = 500;
+
+function includeTree(mode: 'auto' | 'full' | 'none', size: number): boolean {
+  return mode === 'full' || (mode === 'auto' && size <= RESULT_TREE_NODES);
+}
+
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');
 export const searchProgressQuery = defineQuery<AgentProgress>('progress');
@@ -64,7 +72,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
     if (outcome === 'handover') {
       state.counters.handovers += 1;
       await condition(allHandlersFinished);
-      return await continueAsNew<typeof agent>(raw, state.toJSON());
+      return await continueAsNew<typeof agent>(raw, ctx.handoverJSON());
     }
     const messages = await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
     reportRun({
@@ -81,13 +89,14 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
       score: outcome.score,
       isSolution: outcome.isSolution,
       bestNodeId: outcome.bestId,
+      nodes: state.tree.size,
       stop: outcome.stop,
       counters: state.counters,
       usage: state.usage,
       costUsd: state.costUsd,
       reflections: state.reflections,
-      tree: state.tree.toJSON(),
-      treeText: formatSearchTree(state.tree, { bestId: outcome.bestId }),
+      tree: includeTree(options.resultTree, state.tree.size) ? state.tree.toJSON() : undefined,
+      treeText: formatSearchTree(state.tree, { bestId: outcome.bestId, maxNodes: RESULT_TEXT_NODES }),
     };
   } catch (err) {
     failRun(err);

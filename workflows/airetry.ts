@@ -1,14 +1,11 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { z } from 'zod';
-import type { AICall } from '../core/airetry/ai-call';
-import { airetry as retryCheck } from '../core/airetry/airetry';
-import { compileCheck, type JudgeRunner } from '../core/airetry/checks';
+import { callFromInput, runChecks } from '../core/airetry/ready-made';
+import type { JudgeRunner } from '../core/airetry/checks';
 import { RetryBudgetError } from '../core/errors';
 import { AiretryInputSchema, type AiretryInput, type AiretryResult } from '../core/schemas/airetry-input';
-import { promptConversation } from '../core/schemas/prompt-conversation';
-import { aiClassify, aiExtract, aiGenerate, type AiOptions } from './api/ai-calls';
 import { exposeCall, treeText } from './api/expose-call';
 import { llmJudge } from './api/llm-judge';
+import { workflowPort, workflowRng } from './api/workflow-port';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
 
@@ -28,28 +25,13 @@ import { validateInput } from './lib/validate-input';
 export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   const input = validateInput(AiretryInputSchema, raw, 'airetry input');
   reportRun({ kind: 'airetry', status: 'running' });
-  const call = createCall(input);
+  const port = workflowPort(input.llm);
+  const call = callFromInput(input, { ...port, onSamples: ({ calls }) => reportRun({ calls, tokens: call.usage.totalTokens }) }, workflowRng(input.seed));
   exposeCall(call);
-  call.port = { ...call.port!, onSamples: ({ calls }) => reportRun({ calls, tokens: call.usage.totalTokens }) };
   const judge: JudgeRunner = async (c, question, model) => llmJudge(question, { model, llm: input.llm })(c);
-  const checks = input.checks.map((spec, i) => compileCheck(spec, i, judge));
-  const outcomes: { name: string; passed: boolean }[] = [];
+  let outcomes: { name: string; passed: boolean }[];
   try {
-    await call.run();
-    if (call.config.catchErrors) {
-      // The seeds' `airetry!(isvalid, ...)`: retry failed model calls before judging answers.
-      await retryCheck((x) => x.success === true, call, '', { throw: input.throwOnBudget });
-    }
-    if (input.kind === 'extract') {
-      await retryCheck((x) => x.outputError === undefined, call, (x) => `The output is not in the correct format: ${x.outputError}.`, {
-        throw: input.throwOnBudget,
-      });
-    }
-    for (const check of checks) {
-      await retryCheck(check.condition, call as AICall<unknown>, check.feedback, { ...check.options, throw: input.throwOnBudget });
-      outcomes.push({ name: check.name, passed: call.success === true });
-      reportRun({ bestScore: outcomes.filter((o) => o.passed).length / checks.length });
-    }
+    outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }));
   } catch (err) {
     if (RetryBudgetError.isInstance(err)) {
       reportRun({ status: 'exhausted' });
@@ -71,17 +53,4 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     tree: call.samples.toJSON(),
     treeText: treeText(call, false),
   };
-}
-
-function createCall(input: z.output<typeof AiretryInputSchema>): AICall<unknown> {
-  const opts: AiOptions = { model: input.model, apiKwargs: input.apiKwargs, config: input.config, system: input.system, seed: input.seed, llm: input.llm };
-  const prompt = input.messages ?? promptConversation({ prompt: input.prompt, system: input.system });
-  switch (input.kind) {
-    case 'extract':
-      return aiExtract(prompt, z.fromJSONSchema(input.schema as Parameters<typeof z.fromJSONSchema>[0]), opts) as AICall<unknown>;
-    case 'classify':
-      return aiClassify(input.prompt ?? prompt, input.choices!, opts) as AICall<unknown>;
-    default:
-      return aiGenerate(prompt, opts) as AICall<unknown>;
-  }
 }

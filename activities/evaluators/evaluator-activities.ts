@@ -3,6 +3,7 @@ import type OpenAI from 'openai';
 import { InvalidConfigError } from '../../core/errors';
 import type { EvaluateInput, EvaluateResult } from '../../core/schemas/agent-activities';
 import { activityContext, callKey, withHeartbeats } from '../activity-context';
+import { callOnce } from '../call-once';
 import type { LlmConfig } from '../llm/llm-config';
 import { createOpenAIClient } from '../llm/openai-client';
 import type { MessageStore } from '../store/message-store';
@@ -53,6 +54,11 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
   const openai = () => (client ??= createOpenAIClient(llm));
 
   async function groveEvaluate(input: EvaluateInput): Promise<EvaluateResult> {
+    // A finished evaluation is recorded under the activity's call key: not paid for twice after a worker crash.
+    return callOnce(store, input, () => evaluate(input));
+  }
+
+  async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
     const { evaluator } = input;
     const signal = activityContext()?.cancellationSignal;
     if (evaluator.name === LLM_EVALUATOR_NAME) {

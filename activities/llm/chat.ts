@@ -4,6 +4,7 @@ import { messageRef } from '../../core/hash/refs';
 import type { ChatActivityInput, ChatActivityResult, ChatChoice, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
 import type { AssistantMessage, Message, Usage } from '../../core/schemas/messages';
 import { activityContext, callKey, withHeartbeats } from '../activity-context';
+import { callOnce } from '../call-once';
 import { resolveConversation } from '../store/resolve-conversation';
 import type { MessageStore } from '../store/message-store';
 import { classifyLlmError, LlmFailure } from './classify-error';
@@ -20,7 +21,9 @@ export interface LlmActivityDeps {
 /**
  * The model-calling activities. Each takes references, rebuilds the conversation from the
  * message store, calls the endpoint once (the SDK's own retries are off: Temporal retries,
- * durably and visibly), and returns the reply inline, already stored under its ref.
+ * durably and visibly), and returns the reply inline, already stored under its ref. A reply
+ * that arrived is recorded under the activity's call key before it is reported, so a retry after
+ * a worker crash returns it instead of paying for the call again (`callOnce`).
  *
  * @example
  * const activities = createLlmActivities({ config: llmConfigFromEnv(), store: new FileMessageStore('.grove/store') });
@@ -32,6 +35,10 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
   async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
     const conversation = await resolveConversation(store, input.conversation);
+    return callOnce(store, input, () => complete(input, conversation));
+  }
+
+  async function complete(input: ChatActivityInput, conversation: Message[]): Promise<ChatActivityResult> {
     const model = input.model ?? config.defaultModel;
     const key = callKey();
     const messages = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
@@ -60,7 +67,11 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     return { choices, usage: usageOf(response.usage), model: response.model ?? model };
   }
 
-  async function llmEmbed(input: EmbedActivityInput): Promise<EmbedActivityResult> {
+  function llmEmbed(input: EmbedActivityInput): Promise<EmbedActivityResult> {
+    return callOnce(store, input, () => embed(input));
+  }
+
+  async function embed(input: EmbedActivityInput): Promise<EmbedActivityResult> {
     const model = input.model ?? config.defaultModel;
     const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {
       try {

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PathRecord, Ref } from '../../core/hash/refs';
+import { contentRef, type PathRecord, type Ref } from '../../core/hash/refs';
 import type { Message } from '../../core/schemas/messages';
 import type { MessageStore } from './message-store';
 
@@ -34,6 +34,12 @@ export class FileMessageStore implements MessageStore {
   getPath(ref: Ref): Promise<PathRecord | undefined> {
     return this.get(ref) as Promise<PathRecord | undefined>;
   }
+  getCallResult(key: string): Promise<unknown> {
+    return this.read(join(this.dir, 'calls', `${contentRef(key)}.json`));
+  }
+  putCallResult(key: string, result: unknown): Promise<void> {
+    return this.write(join(this.dir, 'calls'), `${contentRef(key)}.json`, result);
+  }
   describe(): string {
     return `folder ${this.dir}`;
   }
@@ -42,26 +48,33 @@ export class FileMessageStore implements MessageStore {
     await Promise.all(
       Object.entries(entries).map(async ([ref, value]) => {
         if (this.cache.has(ref)) return;
-        const shard = join(this.dir, ref.slice(0, 2));
-        if (!this.created.has(shard)) {
-          await mkdir(shard, { recursive: true });
-          this.created.add(shard);
-        }
-        const file = join(shard, `${ref}.json`);
-        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        await writeFile(tmp, JSON.stringify(value));
-        await rename(tmp, file);
+        await this.write(join(this.dir, ref.slice(0, 2)), `${ref}.json`, value);
         this.remember(ref, value);
       }),
     );
   }
 
+  private async write(folder: string, name: string, value: unknown): Promise<void> {
+    if (!this.created.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      this.created.add(folder);
+    }
+    const file = join(folder, name);
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await writeFile(tmp, JSON.stringify(value));
+    await rename(tmp, file);
+  }
+
   private async get(ref: Ref): Promise<unknown> {
     if (this.cache.has(ref)) return this.cache.get(ref);
+    const value = await this.read(join(this.dir, ref.slice(0, 2), `${ref}.json`));
+    if (value !== undefined) this.remember(ref, value);
+    return value;
+  }
+
+  private async read(file: string): Promise<unknown> {
     try {
-      const value = JSON.parse(await readFile(join(this.dir, ref.slice(0, 2), `${ref}.json`), 'utf8'));
-      this.remember(ref, value);
-      return value;
+      return JSON.parse(await readFile(file, 'utf8'));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;

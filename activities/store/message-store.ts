@@ -11,6 +11,9 @@ export interface MessageStore {
   putPaths(entries: Record<Ref, PathRecord>): Promise<void>;
   getMessage(ref: Ref): Promise<Message | undefined>;
   getPath(ref: Ref): Promise<PathRecord | undefined>;
+  /** The recorded result of an activity attempt that finished (see `callOnce`), by call key. */
+  getCallResult(key: string): Promise<unknown>;
+  putCallResult(key: string, result: unknown): Promise<void>;
   /** A short description for logs, e.g. "folder .grove/store". */
   describe(): string;
 }
@@ -19,6 +22,7 @@ export interface MessageStore {
 export class MemoryMessageStore implements MessageStore {
   readonly messages = new Map<Ref, Message>();
   readonly paths = new Map<Ref, PathRecord>();
+  readonly calls = new Map<string, unknown>();
 
   async putMessages(entries: Record<Ref, Message>): Promise<void> {
     for (const [ref, m] of Object.entries(entries)) this.messages.set(ref, m);
@@ -31,6 +35,12 @@ export class MemoryMessageStore implements MessageStore {
   }
   async getPath(ref: Ref): Promise<PathRecord | undefined> {
     return this.paths.get(ref);
+  }
+  async getCallResult(key: string): Promise<unknown> {
+    return this.calls.get(key);
+  }
+  async putCallResult(key: string, result: unknown): Promise<void> {
+    this.calls.set(key, result);
   }
   describe(): string {
     return 'memory';

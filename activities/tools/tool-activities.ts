@@ -10,6 +10,7 @@ import type {
 import type { Message, ToolCall, ToolMessage } from '../../core/schemas/messages';
 import { activityContext, withHeartbeats } from '../activity-context';
 import type { MessageStore } from '../store/message-store';
+import { callOnce } from '../call-once';
 import { resolveConversation } from '../store/resolve-conversation';
 import { type AnyToolDefinition, checkToolDefinition, ToolDefinitionError, toolSpec } from './define-tool';
 import { invalidArgumentsText, invalidJsonText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
@@ -84,7 +85,8 @@ export function createToolActivities(options: ToolActivityOptions) {
   async function groveRunTool(input: RunToolInput): Promise<RunToolResult> {
     const trajectory = await resolveConversation(store, input.trajectory);
     const { call } = input;
-    const outcome = await runCall(call, input.offered, trajectory);
+    // At most once per scheduled activity: a tool that ran is not run again after a worker crash.
+    const outcome = await callOnce(store, input, () => runCall(call, input.offered, trajectory));
     const message: ToolMessage =
       outcome.rawOutput === undefined
         ? { role: 'tool', tool_call_id: call.id, content: outcome.content }

@@ -7,6 +7,7 @@ import { SHOW_HELP, showCommand, TREE_HELP, treeCommand } from './commands/inspe
 import { MODEL_SERVER_HELP, modelServerCommand } from './commands/model-server';
 import { PROVISION_HELP, provisionCommand } from './commands/provision';
 import { RUN_HELP, runCommand } from './commands/run';
+import { SCHEMA_HELP, schemaCommand } from './commands/schema';
 import { SETUP_HELP, setupCommand } from './commands/setup';
 import { WORKER_HELP, workerCommand } from './commands/worker';
 import { describeFailure } from './describe-failure';
@@ -20,6 +21,7 @@ const HELP = [
   RUN_HELP,
   TREE_HELP,
   SHOW_HELP,
+  SCHEMA_HELP,
   WORKER_HELP,
   MODEL_SERVER_HELP,
   SETUP_HELP,
@@ -51,6 +53,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'show':
         await showCommand(args, { out });
         break;
+      case 'schema':
+        await schemaCommand(args, { out });
+        break;
       case 'worker':
         await workerCommand(args);
         break;
@@ -70,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
         out(HELP);
         break;
       default:
-        throw new UsageError(`unknown command "${command}" (commands: demo, dev, run, tree, show, worker, model-server, setup, provision, help)`);
+        throw new UsageError(`unknown command "${command}" (commands: demo, dev, run, tree, show, schema, worker, model-server, setup, provision, help)`);
     }
     return 0;
   } catch (err) {

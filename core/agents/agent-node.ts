@@ -8,8 +8,11 @@ import type { Message } from '../schemas/messages';
  * nodes still fits through continue-as-new.
  */
 export interface AgentNode {
-  /** Content address of the trajectory from the prompt to this node. */
-  ref: Ref;
+  /**
+   * Content address of the trajectory from the prompt to this node. Dropped at a handover for
+   * finished leaves off the best trajectory (nothing needs their conversation again).
+   */
+  ref?: Ref;
   /** The path record, until an activity that carried it succeeded (then the store has it). */
   pending?: PathRecord;
   /** Root only, until written: the prompt messages. */

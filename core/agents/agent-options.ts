@@ -75,6 +75,12 @@ export const AgentInputSchema = z
     /** Task queue of the workers that serve the evaluator (default: the run's own). */
     evaluatorTaskQueue: z.string().min(1).optional(),
     llm: LlmSettingsSchema.optional(),
+    /**
+     * Whether the result carries the whole search tree: 'auto' up to 2,000 nodes (a result is
+     * one payload, and Temporal limits payloads to 2 MB), 'full', or 'none'. The `tree` query
+     * always has it while a worker serves the run.
+     */
+    resultTree: z.enum(['auto', 'full', 'none']).default('auto'),
   })
   .superRefine((v, ctx) => {
     if ((v.prompt === undefined) === (v.messages === undefined)) {

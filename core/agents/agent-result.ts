@@ -15,13 +15,15 @@ export interface AgentResult {
   score: number;
   isSolution: boolean;
   bestNodeId: number;
+  /** Nodes in the search tree, the prompt included. */
+  nodes: number;
   stop: SearchStop;
   counters: SearchCounters;
   usage: Usage;
   costUsd: number;
   reflections: string[];
-  /** The search tree (refs and stats; the messages are in the message store). */
-  tree: SampleTreeJSON<AgentNode>;
+  /** The search tree (refs and stats; the messages are in the message store); omitted for big trees (see `resultTree`). */
+  tree?: SampleTreeJSON<AgentNode>;
   treeText: string;
 }
 

@@ -1,5 +1,6 @@
 import { formatTree } from '../format-tree';
 import type { SampleTree } from '../tree/sample-tree';
+import type { TreeNode } from '../tree/tree-node';
 import type { AgentNode } from './agent-node';
 
 /**
@@ -14,22 +15,27 @@ import type { AgentNode } from './agent-node';
  * @example
  * console.log(formatSearchTree(state.tree, { bestId }));
  */
-export function formatSearchTree(tree: SampleTree<AgentNode>, opts: { bestId?: number; maxDepth?: number } = {}): string {
-  return formatTree(tree, {
-    maxDepth: opts.maxDepth,
-    render: (node) => {
-      if (node.parent === null) return `n${node.id} prompt${node.visits ? ` visits ${node.visits} value ${mean(node.valueSum, node.visits)}` : ''}`;
-      const parts = [`n${node.id} d${node.depth}`];
-      if (node.score !== undefined) parts.push(`score ${node.score.toFixed(2)}`);
-      if (node.visits > 0) parts.push(`visits ${node.visits} value ${mean(node.valueSum, node.visits)}`);
-      if (node.data.solved) parts.push('[solved]');
-      if (node.id === opts.bestId) parts.push('[best]');
-      parts.push(`→ ${node.data.preview ?? ''}`);
-      if (node.data.output) parts.push('[output]');
-      if (node.data.toolErrors) parts.push(`[${node.data.toolErrors} tool error${node.data.toolErrors === 1 ? '' : 's'}]`);
-      return parts.join(' ');
-    },
-  });
+export function formatSearchTree(tree: SampleTree<AgentNode>, opts: { bestId?: number; maxDepth?: number; maxNodes?: number } = {}): string {
+  if (opts.maxNodes !== undefined && tree.size > opts.maxNodes && opts.bestId !== undefined) {
+    // Too big to print whole: the best trajectory, one line per step.
+    const path = tree.pathFromRoot(opts.bestId);
+    const lines = path.map((node, i) => `${i === 0 ? '' : `${'   '.repeat(i - 1)}└─ `}${line(node, opts.bestId)}`);
+    return `${lines.join('\n')}\n(${tree.size - path.length} more nodes; the \`tree\` query returns them all)`;
+  }
+  return formatTree(tree, { maxDepth: opts.maxDepth, render: (node) => line(node, opts.bestId) });
+}
+
+function line(node: TreeNode<AgentNode>, bestId: number | undefined): string {
+  if (node.parent === null) return `n${node.id} prompt${node.visits ? ` visits ${node.visits} value ${mean(node.valueSum, node.visits)}` : ''}`;
+  const parts = [`n${node.id} d${node.depth}`];
+  if (node.score !== undefined) parts.push(`score ${node.score.toFixed(2)}`);
+  if (node.visits > 0) parts.push(`visits ${node.visits} value ${mean(node.valueSum, node.visits)}`);
+  if (node.data.solved) parts.push('[solved]');
+  if (node.id === bestId) parts.push('[best]');
+  parts.push(`→ ${node.data.preview ?? ''}`);
+  if (node.data.output) parts.push('[output]');
+  if (node.data.toolErrors) parts.push(`[${node.data.toolErrors} tool error${node.data.toolErrors === 1 ? '' : 's'}]`);
+  return parts.join(' ');
 }
 
 function mean(sum: number, visits: number): string {

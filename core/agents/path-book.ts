@@ -23,10 +23,10 @@ export function trajectoryInput(tree: SampleTree<AgentNode>, nodeId: number, ext
   const paths: Record<Ref, PathRecord> = {};
   const messages: Record<Ref, Message> = {};
   for (const node of tree.pathToRoot(nodeId)) {
-    if (node.data.pending) paths[node.data.ref] = node.data.pending;
+    if (node.data.pending) paths[refOf(tree, node.id)] = node.data.pending;
     for (const m of node.data.prompt ?? []) messages[messageRef(m)] = m;
   }
-  let path = tree.node(nodeId).data.ref;
+  let path = refOf(tree, nodeId);
   if (extra) {
     path = pathRef(extra.record);
     paths[path] = extra.record;
@@ -36,12 +36,19 @@ export function trajectoryInput(tree: SampleTree<AgentNode>, nodeId: number, ext
   return writes ? { path, writes } : { path };
 }
 
+/** A node's trajectory ref; a node whose ref was compacted away at a handover is never expanded or resolved again. */
+export function refOf(tree: SampleTree<AgentNode>, nodeId: number): Ref {
+  const ref = tree.node(nodeId).data.ref;
+  if (ref === undefined) throw new Error(`n${nodeId} has no trajectory ref (it was compacted away as a finished leaf)`);
+  return ref;
+}
+
 /** After an activity carrying `input` (built for `nodeId`) succeeded: the records it carried are in the store. */
 export function markWritten(tree: SampleTree<AgentNode>, nodeId: number, input: ConversationInput): void {
   if (!input.writes) return;
   const written = new Set(Object.keys(input.writes.paths ?? {}));
   for (const node of tree.pathToRoot(nodeId)) {
-    if (written.has(node.data.ref) && (node.data.pending || node.data.prompt)) {
+    if (node.data.ref !== undefined && written.has(node.data.ref) && (node.data.pending || node.data.prompt)) {
       const { pending: _p, prompt: _m, ...rest } = node.data;
       tree.setData(node.id, rest);
     }

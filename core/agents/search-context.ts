@@ -9,9 +9,10 @@ import type { AgentOptions } from './agent-options';
 import type { AgentPort } from './agent-port';
 import { selectCandidates } from './candidates';
 import { mapLimit } from './map-limit';
-import { markWritten, trajectoryInput } from './path-book';
+import { markWritten, refOf, trajectoryInput } from './path-book';
 import { isOutputMessage, isSolution, isTerminal, type TerminationRules } from './predicates';
-import type { SearchState, SearchStop } from './search-state';
+import type { SearchState, SearchStateJSON, SearchStop } from './search-state';
+import { bestNode } from './best-node';
 
 /** Thrown inside a step when the budget cannot pay for what comes next; the search then ends with its best node so far. */
 export class StopSearch extends Error {
@@ -100,6 +101,31 @@ export class SearchContext {
     if (stop) throw new StopSearch(stop);
   }
 
+  /**
+   * The state to hand over through continue-as-new, compacted: what only the live UI needs is
+   * dropped — each node's evaluator reasoning, and the previews of nodes off the best
+   * trajectory so far — and so are the trajectory refs of finished leaves off it (no search
+   * expands a terminal node, and the final answer is the best node so far or a newer one). A
+   * search of 10,000 nodes then hands over well under Temporal's payload limits.
+   */
+  handoverJSON(): SearchStateJSON {
+    const json = this.state.toJSON();
+    const keep = new Set(this.tree.pathToRoot(this.state.solutionId ?? bestNode(this.tree).id).map((n) => n.id));
+    for (const tuple of json.tree.nodes) {
+      const id = tuple[0];
+      if (keep.has(id)) {
+        const { reasoning: _r, ...rest } = tuple[2];
+        tuple[2] = rest;
+        continue;
+      }
+      const { reasoning: _r, preview: _p, ref, ...rest } = tuple[2];
+      const node = this.node(id);
+      const closed = node.children.length === 0 && this.isTerminal(id) && !rest.pending;
+      tuple[2] = closed ? rest : { ...rest, ref };
+    }
+    return json;
+  }
+
   /** The system prompt, with the latest reflections on failed attempts (LATS). */
   system(): string {
     if (this.state.reflections.length === 0) return this.options.system;
@@ -133,7 +159,7 @@ export class SearchContext {
     );
     return children.map(({ data, evaluation }) => {
       const child = this.tree.expand(nodeId, data);
-      if (evaluation) this.tree.setScore(child.id, clamp01(evaluation.score));
+      if (evaluation) this.tree.setScore(child.id, compactScore(evaluation.score));
       return child.id;
     });
   }
@@ -145,7 +171,7 @@ export class SearchContext {
     const instruction = userMessage(
       `${REFLECTION_INSTRUCTION}${node.data.reasoning ? `\nThe evaluator scored it ${fmt(node.score)} and said: ${node.data.reasoning}` : ''}`,
     );
-    const record: PathRecord = { parent: node.data.ref, add: [messageRef(instruction)] };
+    const record: PathRecord = { parent: refOf(this.tree, nodeId), add: [messageRef(instruction)] };
     const input = trajectoryInput(this.tree, nodeId, { record, messages: [instruction] });
     const result = await this.port.chat(
       { conversation: input, model: this.options.model, params: { temperature: 0.7, max_tokens: 300 }, system: REFLECTION_SYSTEM_PROMPT, runId: `reflect-n${nodeId}` },
@@ -169,8 +195,8 @@ export class SearchContext {
     const input = trajectoryInput(this.tree, nodeId);
     const evaluation = await this.runEvaluation(input, `evaluate n${nodeId}`);
     markWritten(this.tree, nodeId, input);
-    this.tree.setScore(nodeId, clamp01(evaluation.score));
-    this.tree.setData(nodeId, { ...this.node(nodeId).data, reasoning: shorten(evaluation.reasoning, 160) });
+    this.tree.setScore(nodeId, compactScore(evaluation.score));
+    this.tree.setData(nodeId, { ...this.node(nodeId).data, reasoning: shorten(evaluation.reasoning, REASONING_CHARS) });
   }
 
   private async buildChild(nodeId: number, message: AssistantMessage, assistantRef: Ref, offered: string[], label: string) {
@@ -186,8 +212,9 @@ export class SearchContext {
       this.state.counters.toolRuns += calls.length;
       this.state.counters.toolErrors += tools.filter((t) => t.isError).length;
     }
-    const record: PathRecord = { parent: parent.data.ref, add: [assistantRef, ...tools.map((t) => t.ref)] };
-    const data: AgentNode = { ref: pathRef(record), pending: record, output: isOutputMessage(message, this.state.specs), preview: previewOf(message) };
+    const record: PathRecord = { parent: refOf(this.tree, nodeId), add: [assistantRef, ...tools.map((t) => t.ref)] };
+    const data: AgentNode = { ref: pathRef(record), pending: record, preview: previewOf(message) };
+    if (isOutputMessage(message, this.state.specs)) data.output = true;
     const errors = tools.filter((t) => t.isError).length;
     if (errors > 0) data.toolErrors = errors;
     let evaluation: EvaluateResult | undefined;
@@ -196,7 +223,7 @@ export class SearchContext {
       evaluation = await this.runEvaluation(input, `evaluate n${nodeId} candidate ${label}: ${data.preview}`);
       markWritten(this.tree, nodeId, input);
       delete data.pending;
-      data.reasoning = shorten(evaluation.reasoning, 160);
+      data.reasoning = shorten(evaluation.reasoning, REASONING_CHARS);
     }
     return { data, evaluation };
   }
@@ -242,7 +269,7 @@ export class SearchContext {
 export function previewOf(message: AssistantMessage): string {
   const calls = message.tool_calls ?? [];
   const text = calls.length > 0 ? calls.map((c) => `${c.function.name}(${c.function.arguments.replace(/\s+/g, '')})`).join(', ') : JSON.stringify(messageText(message));
-  return shorten(text, 60);
+  return shorten(text, 40);
 }
 
 function shorten(text: string, max: number): string {
@@ -250,8 +277,11 @@ function shorten(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function clamp01(x: number): number {
-  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+/** Node state stays small (it travels through continue-as-new): scores in [0, 1] to 4 decimals, short texts. */
+const REASONING_CHARS = 100;
+
+function compactScore(x: number): number {
+  return Number.isFinite(x) ? Math.round(Math.min(1, Math.max(0, x)) * 1e4) / 1e4 : 0;
 }
 
 function fmt(score: number | undefined): string {

@@ -54,8 +54,9 @@ export class SearchState {
   }
 
   toJSON(): SearchStateJSON {
+    const tree = this.tree.toJSON();
     return {
-      tree: this.tree.toJSON(),
+      tree,
       specs: this.specs,
       startedAtMs: this.startedAtMs,
       usage: this.usage,

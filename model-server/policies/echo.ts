@@ -8,7 +8,8 @@
  * - tools with tool_choice 'required' or a named function: one call to that function (or the
  *   first tool) with a minimal instance of its parameters; tool_choice 'auto': text.
  *
- * Every choice is the same: echo never draws from the rng.
+ * Option `pad=N` adds N characters of filler to a text answer (benchmarks use it to make
+ * conversations grow realistically). Every choice is the same: echo never draws from the rng.
  */
 import type { ChatPolicy, PolicyReply } from '../types';
 import { lastUserText, responseMode, responseSchema, toolMode, toolParameters } from './conversation';
@@ -29,8 +30,16 @@ export const echoPolicy: ChatPolicy = {
     } else if (responseMode(req) === 'json_schema') {
       reply = { content: JSON.stringify(schemaExample(responseSchema(req) ?? {}, { '*': text })) };
     } else {
-      reply = { content: `Echo: ${text}` };
+      const pad = Math.max(0, Math.floor(Number(ctx.options.pad ?? 0)) || 0);
+      reply = { content: `Echo: ${text}${pad > 0 ? ` ${filler(pad)}` : ''}` };
     }
     return Array.from({ length: ctx.n }, () => reply);
   },
 };
+
+const LOREM = 'The quick brown fox jumps over the lazy dog. ';
+
+/** `n` characters of plain filler text. */
+function filler(n: number): string {
+  return LOREM.repeat(Math.ceil(n / LOREM.length)).slice(0, n);
+}

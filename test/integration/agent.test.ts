@@ -44,7 +44,7 @@ test('MCTS recovers where greedy does not', async () => {
 test('a malformed evaluator answer is repaired by rule and the search goes on', async () => {
   // The color guesser answers "I think it is ...": no JSON, no score, so every sample counts as 5/10.
   const result = await withWorker((tq) => groveClient(suite.env, tq).run('agent', input({ algorithm: 'greedy', evaluator: { name: 'llm', model: 'color-guesser' }, maxDepth: 2 })));
-  const scores = new Set(result.tree.nodes.slice(1).map((n: unknown[]) => n[7] ?? 0));
+  const scores = new Set(result.tree!.nodes.slice(1).map((n: unknown[]) => n[7] ?? 0));
   expect([...scores]).toEqual([0.5]);
   expect(result.stop.kind).toBe('exhausted');
   expect(result.isSolution).toBe(false);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startModelServer, type ModelServer } from '../../model-server';
 import type { AiretryInput } from '../../core/schemas/airetry-input';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
-import { startWorkerProcess, until } from '../support/worker-process';
+import { startWorkerProcess, until } from '../../workers/worker-process';
 import { quickstartInput } from '../support/in-process-agent';
 
 let env: TestEnv;

@@ -1,4 +1,3 @@
-import type OpenAI from 'openai';
 import { MemoryMessageStore } from '../../activities/store/message-store';
 import { createGroveActivities } from '../../activities/grove-activities';
 import { inProcessAgentPort } from '../../activities/in-process/ports';
@@ -12,23 +11,7 @@ import { SearchState } from '../../core/agents/search-state';
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../../examples/tools';
-import { completeInProcess } from '../../model-server';
-
-/** An `openai` client whose answers come from the scripted models in this process (no HTTP). */
-export function inProcessOpenAI(seed = 0): OpenAI & { requests: Record<string, unknown>[] } {
-  const requests: Record<string, unknown>[] = [];
-  return {
-    requests,
-    chat: {
-      completions: {
-        create: async (body: Record<string, unknown>) => {
-          requests.push(body);
-          return completeInProcess(body, { seed });
-        },
-      },
-    },
-  } as unknown as OpenAI & { requests: Record<string, unknown>[] };
-}
+import { inProcessOpenAI } from '../../model-server';
 
 export const QUICKSTART = 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).';
 
@@ -45,7 +28,7 @@ export const quickstartInput = (over: Partial<AgentInput> = {}): AgentInput => (
 
 /** Everything an in-process search needs, with the example tools and evaluators. */
 export function inProcessAgent(opts: { seed?: number } = {}) {
-  const client = inProcessOpenAI(opts.seed);
+  const client = inProcessOpenAI({ seed: opts.seed });
   const store = new MemoryMessageStore();
   const llm = llmConfigFromEnv({}, { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'multiplier-judge' });
   const activities = createGroveActivities({ llm, store, client, tools: exampleTools, evaluators: [multiplicationChecker] });

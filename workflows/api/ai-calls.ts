@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { AICall } from '../../core/airetry/ai-call';
 import { choiceOutput, jsonOutput, textOutput, type JsonOutputOptions, type OutputParser } from '../../core/airetry/output-parsers';
 import type { AICallKind } from '../../core/airetry/ai-call';
+import { classifyConversation } from '../../core/airetry/ready-made';
 import type { ChatParams } from '../../core/schemas/chat-params';
 import type { LlmSettingsInput } from '../../core/schemas/llm-settings';
 import { userMessage, type ContentPart, type Message } from '../../core/schemas/messages';
@@ -81,10 +82,7 @@ export function aiExtract<S extends z.ZodType>(
  * verdict.output; // 'yes'
  */
 export function aiClassify<C extends string>(prompt: string | Message[], choices: readonly C[], opts: AiOptions = {}): AICall<C> {
-  const suffix = `\n\nAnswer with exactly one of: ${choices.join(', ')}`;
-  const conversation =
-    typeof prompt === 'string' ? promptConversation({ prompt: `${prompt}${suffix}`, system: opts.system }) : [...prompt, userMessage(suffix.trim())];
-  return lazyCall('classify', conversation, choiceOutput(choices), opts);
+  return lazyCall('classify', classifyConversation(prompt, choices, opts.system), choiceOutput(choices), opts);
 }
 
 /**

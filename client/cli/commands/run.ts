@@ -54,7 +54,7 @@ export async function runCommand(args: string[], io: { out: (line: string) => vo
       io.out(result.answer ?? '(no answer)');
       io.out(
         `\n${result.isSolution ? 'solved' : 'not solved'}: score ${result.score.toFixed(2)}, ${result.stop.kind} (${result.stop.message}); ` +
-          `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.tree.nodes?.length ?? '?'} nodes`,
+          `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.nodes} nodes`,
       );
       io.out(result.treeText);
       io.out(`workflow: ${handle.workflowId}${link ? `  ${link}` : ''}`);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..');
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -16,7 +16,7 @@ export interface WorkerProcess {
  * middle of a run, exactly as a crashed host would die.
  */
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['-r', 'tsx/cjs', join(ROOT, 'workers', 'main.ts')], {
+  const child = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, 'main.ts')], {
     cwd: ROOT,
     env: { ...process.env, GROVE_STICKY_QUEUE_TIMEOUT_MS: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,6 +32,7 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
     child.stderr!.on('data', onData);
     void exited.then((code) => reject(new Error(`worker process exited (${code}) before it was ready: ${output.slice(-500)}`)));
   });
+  ready.catch(() => {}); // a worker killed while starting is not an unhandled rejection; awaiters still see it
   return {
     child,
     ready,

@@ -1,0 +1,35 @@
+import type { BenchEnv } from './bench-env';
+
+export type Row = Record<string, string | number>;
+
+export interface BenchmarkOutput {
+  tables: { title: string; rows: Row[] }[];
+  /** Everything measured, for bench/results/<name>.json. */
+  data: unknown;
+  /** What the figures mean, printed under the tables. */
+  notes?: string[];
+}
+
+/** One benchmark of the suite: measurements, not tests — nothing here passes or fails on time. */
+export interface Benchmark {
+  name: string;
+  title: string;
+  /** Whether it needs the Temporal dev server (all but pure in-process ones). */
+  needsTemporal: boolean;
+  run(env: BenchEnv): Promise<BenchmarkOutput>;
+}
+
+/** Median and spread (min–max) of repeated measurements. */
+export function spread(samples: number[], digits = 1): { median: number; min: number; max: number; text: string } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const r = (x: number) => Number(x.toFixed(digits));
+  return { median: r(median), min: r(sorted[0]), max: r(sorted[sorted.length - 1]), text: `${r(median)} (${r(sorted[0])}–${r(sorted[sorted.length - 1])})` };
+}
+
+/** Percentile of samples (nearest rank). */
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}

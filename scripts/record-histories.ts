@@ -1,0 +1,80 @@
+/**
+ * Records the histories the replay test replays: one run of each ready-made workflow (and the
+ * examples), against a fresh dev server and grove's scripted model server.
+ * Re-record after a deliberate, patched change: `npx tsx scripts/record-histories.ts`.
+ */
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryMessageStore } from '../activities/store/message-store';
+import { llmConfigFromEnv } from '../activities/llm/llm-config';
+import { GroveClient } from '../client/grove-client';
+import { startDevServer } from '../client/temporal-server/dev-server';
+import { freePort } from '../client/temporal-server/ports';
+import { multiplicationChecker } from '../examples/evaluators/multiplication-checker';
+import { exampleTools } from '../examples/tools';
+import { startModelServer } from '../model-server';
+import { createGroveWorker } from '../workers/create-worker';
+import { writeWorkflowBundle } from '../workers/workflow-bundle';
+
+const OUT = join(__dirname, '..', 'test', 'fixtures', 'histories');
+const QUICKSTART = 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).';
+const COLOR = 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only';
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const dir = mkdtempSync(join(tmpdir(), 'grove-record-'));
+  const server = await startDevServer({ port: await freePort(), uiPort: false });
+  const model = await startModelServer();
+  try {
+    const bundle = await writeWorkflowBundle(join(dir, 'bundle.js'), { workflowsPath: join(__dirname, '..', 'examples', 'all-workflows.ts') });
+    const connection = await Connection.connect({ address: server.address });
+    const client = new Client({ connection });
+    const nativeConnection = await NativeConnection.connect({ address: server.address });
+    const taskQueue = 'record';
+    const worker = await createGroveWorker({
+      connection: nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      llm: llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge' }),
+      store: new MemoryMessageStore(),
+      tools: exampleTools,
+      evaluators: [multiplicationChecker],
+    });
+    const grove = new GroveClient(client, taskQueue);
+    const runs: [string, () => Promise<{ workflowId: string }>][] = [
+      ['generate', () => grove.run('generate', { prompt: 'Say hi!', model: 'echo' }, { workflowId: 'generate' })],
+      ['airetry-color-game', () => grove.run('airetry', { prompt: COLOR, model: 'color-guesser', config: { nSamples: 2 }, apiKwargs: { n: 2 }, seed: 1, checks: [{ kind: 'maxWords', max: 1 }, { kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }] }, { workflowId: 'airetry-color-game' })],
+      ['airetry-extract-thompson', () => grove.run('airetry', { prompt: 'I just ate a delicious and juicy apple.', model: 'food-extractor', kind: 'extract', schema: { type: 'object', properties: { name: { type: 'string' }, adjectives: { type: 'array', items: { type: 'string' } } }, required: ['name'] }, config: { scoring: 'thompson', catchErrors: true, retryDelayMs: 100 }, seed: 3, checks: [{ kind: 'llmJudge', question: 'Does it name a food?', model: 'classifier?answer=yes' }] }, { workflowId: 'airetry-extract-thompson' })],
+      ...(['mcts', 'astar', 'greedy', 'beam', 'cot'] as const).map((algorithm): [string, () => Promise<{ workflowId: string }>] => [
+        `agent-${algorithm}`,
+        () => grove.run('agent', { algorithm, prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: `agent-${algorithm}` }),
+      ]),
+      ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
+      ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
+    ];
+    mkdirSync(OUT, { recursive: true });
+    await worker.runUntil(async () => {
+      for (const [name, run] of runs) {
+        const { workflowId } = await run();
+        const history = await client.workflow.getHandle(workflowId).fetchHistory();
+        writeFileSync(join(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
+        console.log(`recorded ${name} (${history.events?.length} events)`);
+      }
+    });
+    await connection.close();
+    await nativeConnection.close();
+  } finally {
+    await model.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(err);
+  process.exit(1);
+});
