@@ -19,6 +19,8 @@ module.exports = {
       transform,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      // They start processes and run workflows on a shared 2-core machine: a hang fails at 60 s, not a slow start at 5 s.
+      testTimeout: 60_000,
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
