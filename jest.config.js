@@ -6,6 +6,9 @@ const transform = { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] 
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Integration tests start processes and run workflows on a shared 2-core machine: a hang fails
+  // at 60 s, not a slow start at 5 s. (Jest reads this option globally, not per project.)
+  testTimeout: 60_000,
   projects: [
     {
       displayName: 'unit',
@@ -19,8 +22,6 @@ module.exports = {
       transform,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      // They start processes and run workflows on a shared 2-core machine: a hang fails at 60 s, not a slow start at 5 s.
-      testTimeout: 60_000,
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

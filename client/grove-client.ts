@@ -4,6 +4,7 @@ import type { ConversationDelta } from '../core/conversation/delta';
 import type { Message } from '../core/schemas/messages';
 import { parseInput } from '../core/schemas/parse-input';
 import { SampleTree } from '../core/tree/sample-tree';
+import { formatCallTree } from '../core/airetry/format-call-tree';
 import { GroveKind, GroveStatus } from '../workflows/search-attributes';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
 import { connectClient, LOCAL_TEMPORAL } from './temporal-server/connect';
@@ -61,30 +62,46 @@ export class GroveClient {
   }
 
   /**
-   * The sample tree of a run, running or finished: from its result when it has completed
-   * (no worker needed), else by query (a worker must be up).
+   * The tree of a run, running or finished, as JSON and as text (the seeds' `print_samples`
+   * shape for airetry runs, one line per step for search agents; `answers` adds each airetry
+   * sample's answer). Finished runs are read from their result (no worker needed); running ones
+   * by query (a worker must be up).
    */
-  async tree(workflowId: string): Promise<{ tree: SampleTree<ConversationDelta>; activeSampleId?: number; status: string }> {
+  async tree(workflowId: string, opts: { answers?: boolean } = {}): Promise<{ status: string; kind: 'airetry' | 'agent'; tree?: unknown; text: string }> {
     const handle = this.handle(workflowId);
-    const { status } = await handle.describe();
-    if (status.name === 'COMPLETED') {
-      const result = (await handle.result()) as { tree?: unknown; activeSampleId?: number };
-      if (result.tree === undefined) throw new Error(`run ${workflowId} has no sample tree (it is not a search or airetry run)`);
-      return { tree: SampleTree.fromJSON<ConversationDelta>(result.tree), activeSampleId: result.activeSampleId, status: status.name };
+    const description = await handle.describe();
+    const status = description.status.name;
+    const kind = String(description.searchAttributes.GroveKind?.[0] ?? '').startsWith('agent') ? 'agent' : 'airetry';
+    if (status === 'COMPLETED') {
+      const result = (await handle.result()) as { tree?: unknown; treeText?: string; activeSampleId?: number };
+      if (result.treeText === undefined) throw new Error(`run ${workflowId} has no tree (it is a ${description.type} run)`);
+      if (kind === 'agent' || result.tree === undefined) return { status, kind, tree: result.tree, text: result.treeText };
+      const tree = SampleTree.fromJSON<ConversationDelta>(result.tree);
+      return { status, kind, tree: result.tree, text: formatCallTree(tree, { activeSampleId: result.activeSampleId, answers: opts.answers }) };
     }
-    const [tree, progress] = await Promise.all([handle.query<unknown>('tree'), handle.query<{ activeSampleId?: number }>('progress')]);
-    return { tree: SampleTree.fromJSON<ConversationDelta>(tree), activeSampleId: progress.activeSampleId, status: status.name };
+    const [tree, text] = await Promise.all([handle.query<unknown>('tree'), handle.query<string, [{ answers?: boolean }]>('treeText', { answers: opts.answers })]);
+    return { status, kind, tree, text };
   }
 
-  /** The active (winning) conversation of a run, running or finished. */
+  /**
+   * The winning conversation of a run: the active sample's (airetry, running or finished) or the
+   * best trajectory (a finished search; a running search keeps its messages in the store).
+   */
   async conversation(workflowId: string): Promise<{ conversation: Message[]; status: string }> {
     const handle = this.handle(workflowId);
     const { status } = await handle.describe();
     if (status.name === 'COMPLETED') {
-      const result = (await handle.result()) as { conversation?: Message[] };
-      return { conversation: result.conversation ?? [], status: status.name };
+      const result = (await handle.result()) as { conversation?: Message[]; messages?: Message[] };
+      return { conversation: result.conversation ?? result.messages ?? [], status: status.name };
     }
-    return { conversation: await handle.query<Message[]>('conversation'), status: status.name };
+    try {
+      return { conversation: await handle.query<Message[]>('conversation'), status: status.name };
+    } catch (err) {
+      if (/conversation/.test((err as Error).message)) {
+        throw new Error(`run ${workflowId} is still searching: its best trajectory is returned when it finishes (\`grove tree\` shows its progress)`);
+      }
+      throw err;
+    }
   }
 
   handle(workflowId: string): WorkflowHandle {

@@ -55,6 +55,13 @@ export function addFeedback<D>(conv: Message[], tree: SampleTree<D>, id: number,
   if (text.trim() === '') return out;
   const rendered = renderTemplate(template, { feedback: text });
   if (!inplace) {
+    const last = out[out.length - 1];
+    if (last?.role === 'assistant' && last.tool_calls?.length) {
+      // A function-calling answer (e.g. aiExtract in tool mode) must be followed by the tools'
+      // results: the feedback answers each call, as OpenAI-style APIs require.
+      for (const call of last.tool_calls) out.push({ role: 'tool', tool_call_id: call.id, content: rendered });
+      return out;
+    }
     out.push({ role: 'user', content: rendered });
     return out;
   }

@@ -88,7 +88,8 @@ export function lastQuestion(req: ChatRequest): string {
 export function feedbackTexts(req: ChatRequest): string[] {
   const out: string[] = [];
   for (const m of req.messages) {
-    if (m.role !== 'user') continue;
+    // Feedback comes in user messages, or as the result of a tool call it answers (function calling).
+    if (m.role !== 'user' && m.role !== 'tool') continue;
     const sections = messageText(m).split(FEEDBACK_HEADER).slice(1);
     for (const s of sections) {
       for (const part of s.split(new RegExp(`^\\s*${INPLACE_SEPARATOR}\\s*$`, 'm'))) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { resolveTemporalCli } from '../../client/temporal-server/cli-binary';
 import { freePort } from '../../client/temporal-server/ports';
 import { startModelServer, type ModelServer } from '../../model-server';
+import { QUICKSTART, quickstartInput } from '../support/in-process-agent';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 
 const ROOT = join(__dirname, '..', '..');
@@ -93,6 +94,7 @@ test('bad model configuration: one line naming the variable', async () => {
 test('grove run, tree and show against a server', async () => {
   const taskQueue = uniqueTaskQueue('cli');
   const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL) });
+  let agentRun: { workflowId: string; treeText: string; messages: unknown[] } | undefined;
   const result = await worker.runUntil(async () => {
     const run = await grove(['run', 'generate', '--prompt', 'Say hi!', '--model', 'echo', '--workflow-id', `${taskQueue}-gen`], {
       TEMPORAL_ADDRESS: env.address,
@@ -101,6 +103,7 @@ test('grove run, tree and show against a server', async () => {
     expect(run.stderr).toBe('');
     expect(oneLine(run.stdout)[0]).toBe('Echo: Say hi!');
     expect(run.stdout).toContain(`workflow: ${taskQueue}-gen`);
+    agentRun = await groveClient(env, taskQueue).run('agent', quickstartInput({ algorithm: 'greedy' }));
     return groveClient(env, taskQueue).run('airetry', {
       prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
       model: 'color-guesser', seed: 3, config: { nSamples: 2 }, apiKwargs: { n: 2 },
@@ -118,6 +121,19 @@ test('grove run, tree and show against a server', async () => {
   const lines = oneLine(show.stdout);
   expect(lines[0]).toBe('[system] Act as a helpful AI assistant');
   expect(lines[lines.length - 1]).toBe(`[assistant] ${result.output}`);
+
+  // A search agent: its tree one line per step, its best trajectory with the tool calls.
+  const agentTree = await grove(['tree', agentRun!.workflowId], { TEMPORAL_ADDRESS: env.address });
+  expect(agentTree.stdout.trim()).toBe(agentRun!.treeText);
+  expect(oneLine(agentTree.stdout)[0]).toBe('n0 prompt');
+  const agentShow = await grove(['show', agentRun!.workflowId], { TEMPORAL_ADDRESS: env.address });
+  const steps = oneLine(agentShow.stdout);
+  expect(steps[0]).toBe(`[user] ${QUICKSTART}`);
+  expect(steps[1]).toBe('[assistant]');
+  expect(steps[2]).toBe('  → multiply({"a":9418.343,"b":8.11})');
+  expect(steps[3]).toBe('[tool] 76382.76173');
+  expect(steps[steps.length - 2]).toMatch(/^ {2}→ final_answer\(\{"answer":\d{20}\}\)$/);
+  expect(steps[steps.length - 1]).toMatch(/^\[tool\] \d{20}$/);
 });
 
 test('README command 1: the demo runs a durable generate and the color game on its own dev server', async () => {

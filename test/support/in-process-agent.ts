@@ -11,6 +11,7 @@ import { SearchState } from '../../core/agents/search-state';
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../../examples/tools';
+import type { AnyToolDefinition } from '../../activities/tools';
 import { inProcessOpenAI } from '../../model-server';
 
 export const QUICKSTART = 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).';
@@ -27,11 +28,11 @@ export const quickstartInput = (over: Partial<AgentInput> = {}): AgentInput => (
 });
 
 /** Everything an in-process search needs, with the example tools and evaluators. */
-export function inProcessAgent(opts: { seed?: number } = {}) {
+export function inProcessAgent(opts: { seed?: number; tools?: AnyToolDefinition[] } = {}) {
   const client = inProcessOpenAI({ seed: opts.seed });
   const store = new MemoryMessageStore();
   const llm = llmConfigFromEnv({}, { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'multiplier-judge' });
-  const activities = createGroveActivities({ llm, store, client, tools: exampleTools, evaluators: [multiplicationChecker] });
+  const activities = createGroveActivities({ llm, store, client, tools: opts.tools ?? exampleTools, evaluators: [multiplicationChecker] });
   let clock = 0;
   const port = inProcessAgentPort(activities, { nowMs: () => (clock += 1000) });
   return { client, store, activities, port };

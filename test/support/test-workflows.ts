@@ -1,2 +1,3 @@
-/** What the test bundle serves: grove's workflows and the examples' workflows. */
+/** What the test bundle serves: grove's workflows, the examples' workflows, and test-only ones. */
 export * from '../../examples/all-workflows';
+export { apiTour } from './api-workflows';

@@ -1,11 +1,10 @@
-import { formatCallTree } from '../../../core/airetry/format-call-tree';
 import { messageText, type Message } from '../../../core/schemas/messages';
 import { GroveClient } from '../../grove-client';
 import { parseCommandArgs, UsageError } from '../usage-error';
 
 export const TREE_HELP = `grove tree WORKFLOW_ID [--answers] [--json]
-  Prints the sample tree of a running or finished run (the seeds' print_samples shape);
-  --answers adds each sample's answer.`;
+  Prints the tree of a running or finished airetry run (the seeds' print_samples shape; --answers
+  adds each sample's answer) or search agent (one line per step).`;
 export const SHOW_HELP = `grove show WORKFLOW_ID [--json]
   Prints the winning conversation of a running or finished run.`;
 
@@ -15,9 +14,8 @@ export async function treeCommand(args: string[], io: { out: (line: string) => v
   if (!workflowId) throw new UsageError('tree: WORKFLOW_ID is required');
   const grove = await GroveClient.connect();
   try {
-    const { tree, activeSampleId, status } = await grove.tree(workflowId);
-    if (values.json) io.out(JSON.stringify({ status, activeSampleId, tree: tree.toJSON() }));
-    else io.out(formatCallTree(tree, { activeSampleId, answers: values.answers }));
+    const { tree, text, status, kind } = await grove.tree(workflowId, { answers: values.answers });
+    io.out(values.json ? JSON.stringify({ status, kind, tree }) : text);
   } finally {
     await grove.close();
   }

@@ -146,3 +146,18 @@ describe('addFeedback', () => {
     expect(FEEDBACK_TEMPLATE).toBe('### Feedback from Evaluator\n{{feedback}}\n');
   });
 });
+
+test('feedback on a tool-call answer answers each call with a tool message (function-calling APIs require it)', () => {
+  const { SampleTree } = require('../../../core/tree/sample-tree') as typeof import('../../../core/tree/sample-tree');
+  const { addFeedback } = require('../../../core/feedback') as typeof import('../../../core/feedback');
+  const tree = SampleTree.create<null>(null);
+  tree.setFeedback(0, 'The keys should be "name".');
+  const answer = {
+    role: 'assistant' as const,
+    content: null,
+    tool_calls: [{ id: 'c1', type: 'function' as const, function: { name: 'Food', arguments: '{"food":"apple"}' } }],
+  };
+  const out = addFeedback([{ role: 'user', content: 'Extract.' }, answer], tree, 0);
+  expect(out[2]).toEqual({ role: 'tool', tool_call_id: 'c1', content: '### Feedback from Evaluator\nThe keys should be "name".\n' });
+  expect(out).toHaveLength(3);
+});

@@ -75,6 +75,28 @@ test('bad tool calls become tool messages the model and the evaluator see; the s
   expect(r.state.tree.preorder().filter((n) => n.data.toolErrors).length).toBeGreaterThan(0);
 });
 
+test('a tool that throws becomes an error message the model sees; the search ends without crashing', async () => {
+  const { defineTool } = await import('../../../../activities/tools');
+  const { finalAnswer } = await import('../../../../examples/tools');
+  const { z } = await import('zod');
+  const fragile = defineTool({
+    name: 'multiply',
+    description: 'Multiplies two numbers, up to a billion.',
+    parameters: z.object({ a: z.number(), b: z.number() }),
+    run: ({ a, b }) => {
+      if (a * b > 1e9 && a > 1e9) throw new Error('overflow');
+      return a * b;
+    },
+  });
+  const env = inProcessAgent({ tools: [fragile, finalAnswer] });
+  const r = await searchInProcess(base({ algorithm: 'greedy' }), { env });
+  if (r.handover) throw new Error('unexpected handover');
+  const toolTexts = env.client.requests.flatMap((q) => (q.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => String(m.content)));
+  expect(toolTexts).toContain('Error: multiply failed: overflow');
+  expect(r.outcome.isSolution).toBe(false);
+  expect(r.state.counters.toolErrors).toBeGreaterThan(0);
+});
+
 test('maxCalls is never exceeded: a step starts only if its calls fit', async () => {
   for (const algorithm of ['mcts', 'astar', 'beam'] as const) {
     const r = await solve(base({ algorithm, budget: { maxCalls: 9 } }));
