@@ -200,7 +200,6 @@ export class SearchContext {
   }
 
   private async buildChild(nodeId: number, message: AssistantMessage, assistantRef: Ref, offered: string[], label: string) {
-    const parent = this.node(nodeId);
     const calls = message.tool_calls ?? [];
     let tools: RunToolResult[] = [];
     if (calls.length > 0) {

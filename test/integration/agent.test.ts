@@ -1,9 +1,9 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { describeFailure } from '../../client/cli/describe-failure';
-import { multiplicationPlan, startModelServer, type ModelServer } from '../../model-server';
+import { multiplicationPlan } from '../../model-server';
 import { QUICKSTART, quickstartInput, searchInProcess } from '../support/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
-import { groveClient, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
+import { groveClient, uniqueTaskQueue } from '../support/temporal-env';
 
 const suite = integrationSuite('agent');
 const withWorker = suite.withWorker;

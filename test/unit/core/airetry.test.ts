@@ -145,7 +145,7 @@ test('samples per round: n per request, requests in parallel, temperatures nudge
   expect(out.samples.childrenOf(0)).toHaveLength(3);
   expect(out.config.calls).toBe(3);
 
-  const two = scriptedPort((_c, p, i) => `i=${i}`);
+  const two = scriptedPort((_c, _p, i) => `i=${i}`);
   const viaN = new AICall(prompt, { kind: 'generate', parser: textOutput, port: two.port, config: { nSamples: 2, maxCalls: 3 }, apiKwargs: { n: 5, temperature: 0.2 } });
   await viaN.run();
   expect(two.sent).toHaveLength(1);
