@@ -1,6 +1,7 @@
-import { allHandlersFinished, condition, continueAsNew, defineQuery, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, defineQuery, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { AgentInputSchema, type AgentInput } from '../core/agents/agent-options';
 import { finalAnswer, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
+import { bestNode } from '../core/agents/best-node';
 import { formatSearchTree } from '../core/agents/format-search-tree';
 import { trajectoryInput } from '../core/agents/path-book';
 import { runSearch } from '../core/agents/run-search';
@@ -54,6 +55,12 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
         reportRun({ calls: p.llmCalls, tokens: p.tokens, bestScore: p.bestScore });
         reported = { step: p.step, bestScore: p.bestScore };
       }
+      // The UI's "current details": progress and the best trajectory so far.
+      const best = bestNode(state.tree).id;
+      setCurrentDetails(
+        `**${options.algorithm}** — step ${p.step}, ${p.nodes} nodes, ${p.llmCalls} model calls, best score ${p.bestScore.toFixed(2)}\n\n` +
+          `\`\`\`\n${formatSearchTree(state.tree, { bestId: best, maxNodes: 40 })}\n\`\`\``,
+      );
     };
     const ctx = new SearchContext(state, options, port);
     setHandler(searchTreeQuery, () => state.tree.toJSON());

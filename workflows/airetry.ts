@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
 import { callFromInput, runChecks } from '../core/airetry/ready-made';
 import type { JudgeRunner } from '../core/airetry/checks';
 import { RetryBudgetError } from '../core/errors';
@@ -26,7 +26,11 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   const input = validateInput(AiretryInputSchema, raw, 'airetry input');
   reportRun({ kind: 'airetry', status: 'running' });
   const port = workflowPort(input.llm);
-  const call = callFromInput(input, { ...port, onSamples: ({ calls }) => reportRun({ calls, tokens: call.usage.totalTokens }) }, workflowRng(input.seed));
+  const onSamples = ({ calls }: { calls: number }) => {
+    reportRun({ calls, tokens: call.usage.totalTokens });
+    setCurrentDetails(`**airetry** — ${calls} samples, ${call.config.retries} retries\n\n\`\`\`\n${treeText(call, true)}\n\`\`\``);
+  };
+  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed));
   exposeCall(call);
   const judge: JudgeRunner = async (c, question, model) => llmJudge(question, { model, llm: input.llm })(c);
   let outcomes: { name: string; passed: boolean }[];

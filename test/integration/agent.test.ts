@@ -51,11 +51,17 @@ test('a malformed evaluator answer is repaired by rule and the search goes on', 
 });
 
 test('the live tree and progress can be queried; the UI gets one summary per activity', async () => {
-  const { treeText, progress, history } = await withWorker(async (tq) => {
+  const { treeText, progress, metadata, history } = await withWorker(async (tq) => {
     const handle = await groveClient(suite.env, tq).start('agent', input({ algorithm: 'astar' }));
     await handle.result();
-    return { treeText: await handle.query<string>('treeText'), progress: await handle.query<{ nodes: number; counters: { llmCalls: number } }>('progress'), history: await handle.fetchHistory() };
+    return {
+      treeText: await handle.query<string>('treeText'),
+      progress: await handle.query<{ nodes: number; counters: { llmCalls: number } }>('progress'),
+      metadata: await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata'),
+      history: await handle.fetchHistory(),
+    };
   });
+  expect(metadata.currentDetails).toMatch(/^\*\*astar\*\* — step \d+, \d+ nodes, \d+ model calls, best score 1\.00/);
   expect(treeText.split('\n')[0]).toBe('n0 prompt');
   expect(treeText).toMatch(/[├└]─ n1 d1 score [\d.]+ → multiply\(\{"a":9418\.343,"b":8\.11\}\)/);
   expect(progress.nodes).toBeGreaterThan(5);
