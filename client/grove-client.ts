@@ -104,6 +104,19 @@ export class GroveClient {
     }
   }
 
+  /** Live counters of a running run (samples, retries, nodes, model calls, tokens...), by query. */
+  progress(workflowId: string): Promise<Record<string, unknown>> {
+    return this.handle(workflowId).query<Record<string, unknown>>('progress');
+  }
+
+  /**
+   * Cancels a run: its in-flight model calls are aborted (activities hear it through their
+   * heartbeats and pass it to the `openai` SDK) and the run ends as cancelled.
+   */
+  async cancel(workflowId: string): Promise<void> {
+    await this.handle(workflowId).cancel();
+  }
+
   handle(workflowId: string): WorkflowHandle {
     return this.temporal.workflow.getHandle(workflowId);
   }

@@ -3,7 +3,7 @@ import { GroveInputError } from '../../core/schemas/parse-input';
 import { TemporalCliNotFoundError } from '../temporal-server/cli-binary';
 import { DEMO_HELP, demoCommand } from './commands/demo';
 import { DEV_HELP, devCommand } from './commands/dev';
-import { SHOW_HELP, showCommand, TREE_HELP, treeCommand } from './commands/inspect';
+import { CANCEL_HELP, cancelCommand, PROGRESS_HELP, progressCommand, SHOW_HELP, showCommand, TREE_HELP, treeCommand } from './commands/inspect';
 import { MODEL_SERVER_HELP, modelServerCommand } from './commands/model-server';
 import { PROVISION_HELP, provisionCommand } from './commands/provision';
 import { RUN_HELP, runCommand } from './commands/run';
@@ -21,6 +21,8 @@ const HELP = [
   RUN_HELP,
   TREE_HELP,
   SHOW_HELP,
+  PROGRESS_HELP,
+  CANCEL_HELP,
   SCHEMA_HELP,
   WORKER_HELP,
   MODEL_SERVER_HELP,
@@ -53,6 +55,12 @@ export async function main(argv: string[]): Promise<number> {
       case 'show':
         await showCommand(args, { out });
         break;
+      case 'progress':
+        await progressCommand(args, { out });
+        break;
+      case 'cancel':
+        await cancelCommand(args, { out });
+        break;
       case 'schema':
         await schemaCommand(args, { out });
         break;
@@ -75,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
         out(HELP);
         break;
       default:
-        throw new UsageError(`unknown command "${command}" (commands: demo, dev, run, tree, show, schema, worker, model-server, setup, provision, help)`);
+        throw new UsageError(`unknown command "${command}" (commands: demo, dev, run, tree, show, progress, cancel, schema, worker, model-server, setup, provision, help)`);
     }
     return 0;
   } catch (err) {

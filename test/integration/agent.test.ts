@@ -4,6 +4,7 @@ import { multiplicationPlan } from '../../model-server';
 import { QUICKSTART, quickstartInput, searchInProcess } from '../support/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { groveClient, uniqueTaskQueue } from '../support/temporal-env';
+import { until } from '../../workers/worker-process';
 
 const suite = integrationSuite('agent');
 const withWorker = suite.withWorker;
@@ -89,4 +90,24 @@ test('invalid agent options are rejected before start, naming the field', async 
   await expect(grove.start('agent', input({ budget: { maxCalls: -3 } }))).rejects.toThrow(/^invalid agent input: budget\.maxCalls: Too small/);
   await expect(grove.start('agent', input({ tools: ['no spaces allowed'] }))).rejects.toThrow(/tools\[0\]: tool names are 1-64 letters/);
   await expect(grove.start('agent', input({ toolChoice: 'none' as never }))).rejects.toThrow(/toolChoice/);
+});
+
+test('cancelling a search aborts its in-flight model call and ends the run as cancelled', async () => {
+  const { CancelledFailure } = await import('@temporalio/client');
+  const outcome = await withWorker(async (tq) => {
+    const grove = groveClient(suite.env, tq);
+    const workflowId = uniqueTaskQueue('cancel');
+    suite.model.addFault({ match: { callKeyPrefix: `${workflowId}/`, model: 'multiplier' }, action: { kind: 'hang' } });
+    const handle = await grove.start('agent', input({ llm: { heartbeatTimeoutMs: 1000 } }), { workflowId });
+    const before = suite.model.stats().total.aborted;
+    await until(() => suite.model.stats().total.inFlight > 0);
+    const progress = await grove.progress(handle.workflowId);
+    await grove.cancel(handle.workflowId);
+    const err = await handle.result().catch((e: unknown) => e);
+    await until(() => suite.model.stats().total.aborted > before);
+    return { err, progress, status: (await handle.describe()).status.name };
+  });
+  expect(outcome.progress).toMatchObject({ algorithm: 'mcts', nodes: 1 });
+  expect(outcome.status).toBe('CANCELLED');
+  expect((outcome.err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
 });

@@ -8,6 +8,34 @@ export const TREE_HELP = `grove tree WORKFLOW_ID [--answers] [--json]
 export const SHOW_HELP = `grove show WORKFLOW_ID [--json]
   Prints the winning conversation of a running or finished run.`;
 
+export const PROGRESS_HELP = `grove progress WORKFLOW_ID
+  Prints the live counters of a running run (JSON).`;
+export const CANCEL_HELP = `grove cancel WORKFLOW_ID
+  Cancels a run: in-flight model calls are aborted and the run ends as cancelled.`;
+
+export async function progressCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
+  await withRun('progress', args, async (grove, workflowId) => io.out(JSON.stringify(await grove.progress(workflowId), null, 2)));
+}
+
+export async function cancelCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
+  await withRun('cancel', args, async (grove, workflowId) => {
+    await grove.cancel(workflowId);
+    io.out(`cancellation requested for ${workflowId}`);
+  });
+}
+
+async function withRun(command: string, args: string[], fn: (grove: GroveClient, workflowId: string) => Promise<void>): Promise<void> {
+  const { positionals } = parseCommandArgs(command, args, {}, 1);
+  const workflowId = positionals[0];
+  if (!workflowId) throw new UsageError(`${command}: WORKFLOW_ID is required`);
+  const grove = await GroveClient.connect();
+  try {
+    await fn(grove, workflowId);
+  } finally {
+    await grove.close();
+  }
+}
+
 export async function treeCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   const { values, positionals } = parseCommandArgs('tree', args, { answers: { type: 'boolean' }, json: { type: 'boolean' } }, 1);
   const workflowId = positionals[0];
