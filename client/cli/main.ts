@@ -13,22 +13,25 @@ import { WORKER_HELP, workerCommand } from './commands/worker';
 import { describeFailure } from './describe-failure';
 import { UsageError } from './usage-error';
 
-const HELP = [
-  'grove — durable LLM tree-search agents on Temporal',
-  '',
-  DEMO_HELP,
-  DEV_HELP,
-  RUN_HELP,
-  TREE_HELP,
-  SHOW_HELP,
-  PROGRESS_HELP,
-  CANCEL_HELP,
-  SCHEMA_HELP,
-  WORKER_HELP,
-  MODEL_SERVER_HELP,
-  SETUP_HELP,
-  PROVISION_HELP,
-].join('\n\n');
+type Io = { out: (line: string) => void };
+
+/** Every command, in the order `grove help` lists them. */
+const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => Promise<void> }> = {
+  demo: { help: DEMO_HELP, run: demoCommand },
+  dev: { help: DEV_HELP, run: devCommand },
+  run: { help: RUN_HELP, run: runCommand },
+  tree: { help: TREE_HELP, run: treeCommand },
+  show: { help: SHOW_HELP, run: showCommand },
+  progress: { help: PROGRESS_HELP, run: progressCommand },
+  cancel: { help: CANCEL_HELP, run: cancelCommand },
+  schema: { help: SCHEMA_HELP, run: schemaCommand },
+  worker: { help: WORKER_HELP, run: (args) => workerCommand(args) },
+  'model-server': { help: MODEL_SERVER_HELP, run: modelServerCommand },
+  setup: { help: SETUP_HELP, run: setupCommand },
+  provision: { help: PROVISION_HELP, run: provisionCommand },
+};
+
+const HELP = ['grove — durable LLM tree-search agents on Temporal', '', ...Object.values(COMMANDS).map((c) => c.help)].join('\n\n');
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -39,52 +42,13 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 export async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   try {
-    switch (command) {
-      case 'demo':
-        await demoCommand(args, { out });
-        break;
-      case 'dev':
-        await devCommand(args, { out });
-        break;
-      case 'run':
-        await runCommand(args, { out });
-        break;
-      case 'tree':
-        await treeCommand(args, { out });
-        break;
-      case 'show':
-        await showCommand(args, { out });
-        break;
-      case 'progress':
-        await progressCommand(args, { out });
-        break;
-      case 'cancel':
-        await cancelCommand(args, { out });
-        break;
-      case 'schema':
-        await schemaCommand(args, { out });
-        break;
-      case 'worker':
-        await workerCommand(args);
-        break;
-      case 'model-server':
-        await modelServerCommand(args, { out });
-        break;
-      case 'provision':
-        await provisionCommand(args, { out });
-        break;
-      case 'setup':
-        await setupCommand(args, { out });
-        break;
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        out(HELP);
-        break;
-      default:
-        throw new UsageError(`unknown command "${command}" (commands: demo, dev, run, tree, show, progress, cancel, schema, worker, model-server, setup, provision, help)`);
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      out(HELP);
+      return 0;
     }
+    const entry = COMMANDS[command];
+    if (!entry) throw new UsageError(`unknown command "${command}" (commands: ${Object.keys(COMMANDS).join(', ')}, help)`);
+    await entry.run(args, { out });
     return 0;
   } catch (err) {
     const usage = err instanceof UsageError || err instanceof GroveInputError;

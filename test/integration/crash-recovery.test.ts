@@ -36,6 +36,17 @@ const input: AiretryInput = {
   checks: [{ kind: 'maxWords', max: 1 }, { kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }],
 };
 
+/** Environment of a worker process on `taskQueue` against this file's servers (the store folder is shared). */
+const workerEnvFor = (taskQueue: string) => ({
+  TEMPORAL_ADDRESS: env.address,
+  GROVE_TASK_QUEUE: taskQueue,
+  OPENAI_BASE_URL: model.baseURL,
+  OPENAI_API_KEY: 'test-key',
+  GROVE_STORE_DIR: storeDir,
+  GROVE_WORKFLOW_BUNDLE: env.bundlePath,
+  GROVE_WORKER_MODULE: 'examples/worker-module.ts',
+});
+
 const requestsOf = (workflowId: string) => model.stats().requests.filter((r) => r.callKey?.startsWith(`${workflowId}/`));
 
 test('a worker SIGKILLed mid-retry is replaced; the run ends with the same tree and no completed call is paid twice', async () => {
@@ -51,14 +62,7 @@ test('a worker SIGKILLed mid-retry is replaced; the run ends with the same tree 
   const taskQueue = uniqueTaskQueue('crash');
   const workflowId = `${taskQueue}-run`;
   model.addFault({ match: { callKeyPrefix: `${workflowId}/`, contains: '### Feedback from Evaluator' }, action: { kind: 'hang' } });
-  const workerEnv = {
-    TEMPORAL_ADDRESS: env.address,
-    GROVE_TASK_QUEUE: taskQueue,
-    OPENAI_BASE_URL: model.baseURL,
-    OPENAI_API_KEY: 'test-key',
-    GROVE_STORE_DIR: storeDir,
-    GROVE_WORKFLOW_BUNDLE: env.bundlePath,
-  };
+  const workerEnv = workerEnvFor(taskQueue);
   const first = startWorkerProcess(workerEnv);
   afterCleanup.push(() => first.kill('SIGKILL'));
   await first.ready;
@@ -102,15 +106,7 @@ test('an agent whose worker is SIGKILLed mid-search finishes on a new worker wit
   const workflowId = `${taskQueue}-run`;
   // The second expansion's candidate call (its conversation holds the first tool result) hangs.
   model.addFault({ match: { callKeyPrefix: `${workflowId}/`, model: 'multiplier', contains: '76382.76173' }, action: { kind: 'hang' } });
-  const workerEnv = {
-    TEMPORAL_ADDRESS: env.address,
-    GROVE_TASK_QUEUE: taskQueue,
-    OPENAI_BASE_URL: model.baseURL,
-    OPENAI_API_KEY: 'test-key',
-    GROVE_STORE_DIR: storeDir,
-    GROVE_WORKFLOW_BUNDLE: env.bundlePath,
-    GROVE_WORKER_MODULE: 'examples/worker-module.ts',
-  };
+  const workerEnv = workerEnvFor(taskQueue);
   const first = startWorkerProcess(workerEnv);
   let second: ReturnType<typeof startWorkerProcess> | undefined;
   try {
