@@ -31,7 +31,7 @@ const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => 
   provision: { help: PROVISION_HELP, run: provisionCommand },
 };
 
-const HELP = ['grove — durable LLM tree-search agents on Temporal', '', ...Object.values(COMMANDS).map((c) => c.help)].join('\n\n');
+const HELP = ['grove — durable LLM tree-search agents on Temporal', ...Object.values(COMMANDS).map((c) => c.help)].join('\n\n');
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
