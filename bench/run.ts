@@ -4,7 +4,7 @@
  * benchmark and writes bench/results/<name>.json plus bench/results/summary.md.
  * Measurements, not tests: nothing fails on a slow figure.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historySize } from './benchmarks/history-size';
 import { overhead } from './benchmarks/overhead';
@@ -26,9 +26,7 @@ async function main(): Promise<void> {
   const selected = SUITE.filter((b) => !only || only.includes(b.name));
   if (selected.length === 0) throw new Error(`no benchmark named ${only?.join(', ')} (have: ${SUITE.map((b) => b.name).join(', ')})`);
 
-  const started = Date.now();
   const env: BenchEnv = await openBenchEnv({ quick, log: (l) => console.log(l) });
-  const summary: string[] = [`# grove benchmarks (${quick ? 'quick' : 'full'} run, ${new Date().toISOString().slice(0, 10)}, Node ${process.version})`, ''];
   try {
     for (const bench of selected) {
       const t0 = Date.now();
@@ -38,14 +36,35 @@ async function main(): Promise<void> {
       for (const note of output.notes ?? []) console.log(`  ${note}`);
       const seconds = ((Date.now() - t0) / 1000).toFixed(1);
       console.log(`  (${seconds} s)\n`);
-      writeResult(bench.name, { quick, seconds: Number(seconds), ...((output.data as object) ?? {}) });
-      summary.push(`## ${bench.title}`, '', ...output.tables.flatMap((t) => [markdownTable(t.rows), '']), ...(output.notes ?? []).map((n) => `- ${n}`), '');
+      writeResult(bench.name, { quick, seconds: Number(seconds), title: bench.title, tables: output.tables, notes: output.notes ?? [], ...((output.data as object) ?? {}) });
     }
   } finally {
     await env.close();
   }
-  summary.push(`Total: ${((Date.now() - started) / 1000).toFixed(0)} s.`);
-  if (!only) writeFileSync(join(__dirname, 'results', 'summary.md'), `${summary.join('\n')}\n`);
+  writeSummary();
+}
+
+/** bench/results/summary.md: the latest tables of every benchmark, from their JSON files. */
+function writeSummary(): void {
+  const sections = SUITE.map((bench) => {
+    let result: { date: string; data: { quick: boolean; seconds: number; title: string; tables: { title: string; rows: Record<string, string | number>[] }[]; notes: string[] } };
+    try {
+      result = JSON.parse(readFileSync(join(__dirname, 'results', `${bench.name}.json`), 'utf8'));
+    } catch {
+      return `## ${bench.title}\n\n(not run yet)\n`;
+    }
+    const { data } = result;
+    return [
+      `## ${data.title ?? bench.title}`,
+      '',
+      `_${data.quick ? 'quick' : 'full'} run of ${result.date.slice(0, 10)}, ${data.seconds} s_`,
+      '',
+      ...(data.tables ?? []).flatMap((t) => [`**${t.title}**`, '', markdownTable(t.rows), '']),
+      ...(data.notes ?? []).map((n) => `- ${n}`),
+      '',
+    ].join('\n');
+  });
+  writeFileSync(join(__dirname, 'results', 'summary.md'), `# grove benchmarks (Node ${process.version}; reproduce with \`npm run bench\`)\n\n${sections.join('\n')}`);
 }
 
 function markdownTable(rows: Record<string, string | number>[]): string {

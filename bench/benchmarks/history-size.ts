@@ -11,7 +11,7 @@ export const historySize: Benchmark = {
   title: 'History size: grove (references) vs naive (whole conversation per activity)',
   needsTemporal: true,
   async run(env: BenchEnv) {
-    const depths = env.quick ? [5, 10, 20] : [5, 10, 20, 40];
+    const depths = env.quick ? [5, 10, 20] : [5, 10, 20, 30, 40];
     const rows: Row[] = [];
     const data: { depth: number; naive: boolean; calls: number; conversationChars: number; bytes: number; events: number; bytesPerCall: number }[] = [];
     const taskQueue = benchQueue('history');
