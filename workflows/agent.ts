@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, defineQuery, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { AgentInputSchema, type AgentInput } from '../core/agents/agent-options';
-import { finalAnswer, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
+import { finalAnswer, includeTree, RESULT_TEXT_NODES, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
 import { bestNode } from '../core/agents/best-node';
 import { formatSearchTree } from '../core/agents/format-search-tree';
 import { trajectoryInput } from '../core/agents/path-book';
@@ -12,14 +12,6 @@ import { promptConversation } from '../core/schemas/prompt-conversation';
 import { historyIsLong, workflowAgentPort } from './lib/agent-port';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
-
-/** Trees up to these sizes are returned whole as JSON, and as text (a result is one payload, at most 2 MB). */
-const RESULT_TREE_NODES = 2000;
-const RESULT_TEXT_NODES = 500;
-
-function includeTree(mode: 'auto' | 'full' | 'none', size: number): boolean {
-  return mode === 'full' || (mode === 'auto' && size <= RESULT_TREE_NODES);
-}
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');

@@ -55,3 +55,17 @@ export function finalAnswer(messages: Message[]): string | undefined {
   }
   return undefined;
 }
+
+/** Trees up to these sizes are returned whole, as JSON and as text: a result is one payload, at most 2 MB. */
+export const RESULT_TREE_NODES = 2000;
+export const RESULT_TEXT_NODES = 500;
+
+/**
+ * Whether a result carries the whole tree (`resultTree`: 'auto' up to {@link RESULT_TREE_NODES}).
+ *
+ * @example
+ * includeTree('auto', 150); // true
+ */
+export function includeTree(mode: 'auto' | 'full' | 'none', size: number): boolean {
+  return mode === 'full' || (mode === 'auto' && size <= RESULT_TREE_NODES);
+}

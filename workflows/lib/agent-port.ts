@@ -7,11 +7,14 @@ import type { AgentOptions } from '../../core/agents/agent-options';
 import type { AgentPort } from '../../core/agents/agent-port';
 import { NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 import { LlmSettingsSchema } from '../../core/schemas/llm-settings';
+import { NON_RETRYABLE_EVALUATOR_FAILURES } from '../../activities/evaluators/evaluator-failures';
+import { ToolFailure } from '../../activities/tools/tool-errors';
+import { activityOptions } from './activity-options';
 
 type StoreActivities = ReturnType<typeof createStoreActivities>;
 
-/** Failure types no retry can fix in tool or evaluator activities. */
-const NON_RETRYABLE_AGENT_FAILURES = [...NON_RETRYABLE_LLM_FAILURES, 'GroveUnknownTool', 'GroveUnknownEvaluator', 'GroveEvaluatorFailed'];
+/** Failure types no retry can fix in model, tool or evaluator activities. */
+const NON_RETRYABLE_AGENT_FAILURES = [...NON_RETRYABLE_LLM_FAILURES, ToolFailure.UnknownTool, ...NON_RETRYABLE_EVALUATOR_FAILURES];
 
 /**
  * The agent's port inside a workflow: every model call, tool run and evaluation is an activity
@@ -22,24 +25,10 @@ const NON_RETRYABLE_AGENT_FAILURES = [...NON_RETRYABLE_LLM_FAILURES, 'GroveUnkno
  */
 export function workflowAgentPort(options: AgentOptions): AgentPort {
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
-  const retry = {
-    initialInterval: llm.initialRetryMs,
-    backoffCoefficient: 2,
-    maximumInterval: llm.maxRetryIntervalMs,
-    maximumAttempts: llm.maxAttempts,
-    nonRetryableErrorTypes: NON_RETRYABLE_AGENT_FAILURES,
-  };
-  const llmOptions: ActivityOptions = {
-    taskQueue: llm.taskQueue,
-    startToCloseTimeout: llm.startToCloseTimeoutMs,
-    heartbeatTimeout: llm.heartbeatTimeoutMs,
-    retry,
-  };
+  const llmOptions = activityOptions(llm, NON_RETRYABLE_AGENT_FAILURES);
   const toolOptions: ActivityOptions = {
+    ...activityOptions(llm, NON_RETRYABLE_AGENT_FAILURES, { maxAttempts: Math.min(llm.maxAttempts, 3) }),
     taskQueue: options.toolTaskQueue,
-    startToCloseTimeout: llm.startToCloseTimeoutMs,
-    heartbeatTimeout: llm.heartbeatTimeoutMs,
-    retry: { ...retry, maximumAttempts: Math.min(llm.maxAttempts, 3) },
   };
   const evaluatorOptions: ActivityOptions = { ...llmOptions, taskQueue: options.evaluatorTaskQueue ?? llm.taskQueue };
 

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { LlmActivities } from '../../activities/llm/chat';
 import type { ConversationRefs } from '../../core/hash/conversation-refs';
 import type { Ref } from '../../core/hash/refs';
@@ -6,6 +6,7 @@ import { withConversation } from '../../core/hash/with-conversation';
 import type { ChatActivityResult, ChatRequest, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
 import { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
+import { activityOptions } from './activity-options';
 
 /**
  * The workflow's side of the model activities: it turns a conversation path into a reference
@@ -18,18 +19,7 @@ import type { LlmSettings } from '../../core/schemas/llm-settings';
  * const result = await llm.chat(refs, pathRef, { model: 'gpt-4o-mini', summary: 'answer' });
  */
 export function llmPort(settings: LlmSettings) {
-  const options: ActivityOptions = {
-    taskQueue: settings.taskQueue,
-    startToCloseTimeout: settings.startToCloseTimeoutMs,
-    heartbeatTimeout: settings.heartbeatTimeoutMs,
-    retry: {
-      initialInterval: settings.initialRetryMs,
-      backoffCoefficient: 2,
-      maximumInterval: settings.maxRetryIntervalMs,
-      maximumAttempts: settings.maxAttempts,
-      nonRetryableErrorTypes: NON_RETRYABLE_LLM_FAILURES,
-    },
-  };
+  const options = activityOptions(settings, NON_RETRYABLE_LLM_FAILURES);
   const activities = proxyActivities<LlmActivities>(options);
 
   async function chat(refs: ConversationRefs, path: Ref, request: ChatRequest): Promise<ChatActivityResult> {

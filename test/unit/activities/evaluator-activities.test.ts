@@ -9,6 +9,7 @@ import type { EvaluateInput, EvaluatorSpec } from '../../../core/schemas/agent-a
 import { assistantMessage, toolMessage, userMessage, type Message } from '../../../core/schemas/messages';
 import { multiplicationChecker } from '../../../examples/evaluators/multiplication-checker';
 import { multiplicationPlan, startModelServer, type ChatPolicy, type ModelServer } from '../../../model-server';
+import { rejection } from '../../support/rejection';
 
 const PROMPT = 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).';
 const plan = multiplicationPlan();
@@ -106,15 +107,6 @@ function setup(trajectory: Message[], evaluators: EvaluatorDefinition[] = []) {
   const evaluate = (evaluator: EvaluatorSpec, input: EvaluateInput['trajectory'] = refs.input(path)) =>
     inActivity(env, groveEvaluate, { evaluator, trajectory: input });
   return { store, refs, path, env, beats, evaluate };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('the llm evaluator through the scripted model server', () => {

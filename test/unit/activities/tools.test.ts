@@ -14,6 +14,7 @@ import { ConversationRefs } from '../../../core/hash/conversation-refs';
 import { messageRef } from '../../../core/hash/refs';
 import { assistantMessage, messageText, userMessage, type Message, type ToolCall } from '../../../core/schemas/messages';
 import { exampleTools } from '../../../examples/tools';
+import { rejection } from '../../support/rejection';
 
 const PROMPT = 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).';
 
@@ -43,16 +44,6 @@ function setup(tools: AnyToolDefinition[] = exampleTools, opts: { heartbeatInter
   const runTool = (c: ToolCall, offered = tools.map((t) => t.name), path = root) =>
     inActivity(env, activities.groveRunTool, { trajectory: refs.input(path), call: c, offered });
   return { store, refs, root, activities, env, runTool };
-}
-
-/** The error an activity rejects with. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('defineTool / toolSpec', () => {
