@@ -28,8 +28,8 @@ export async function withHeartbeats<T>(intervalMs: number, details: unknown, wo
   }
 }
 
-/** `<workflowId>/<runId>/<activityId>`: the same across retries of one activity, unique otherwise. */
-export function callKey(): string | undefined {
+/** `<workflowId>/<runId>/<activityId>`: the same across retries of one activity attempt chain, unique otherwise. */
+export function activityKey(): string | undefined {
   const info = activityContext()?.info;
   const execution = info?.workflowExecution;
   return info && execution ? `${execution.workflowId}/${execution.runId}/${info.activityId}` : undefined;

@@ -1,28 +1,47 @@
+import { logicalRef, refOfCallKey } from '../core/hash/call-ledger';
 import { contentRef } from '../core/hash/refs';
-import { callKey } from './activity-context';
+import { activityContext } from './activity-context';
 import type { MessageStore } from './store/message-store';
 
 /**
- * Runs an activity's work at most once per scheduled activity, across worker crashes: the
- * result is written to the store under the activity's call key (`<workflowId>/<runId>/
- * <activityId>`, the same for every attempt, plus a hash of the input) before the activity
- * reports it. If the worker dies
- * after the work finished but before Temporal heard of it, the retry finds the result and
- * returns it — the model call (or the tool's side effect) is not paid for twice. What remains
- * is the few milliseconds between the work finishing and the store write.
+ * Runs a paid call — a model call, a tool run, an evaluation — at most once per call key, and
+ * records its result in the store before the activity reports it:
+ *
+ * - a retry of the activity (the worker died after the work finished, before Temporal heard of
+ *   it) returns the recorded result instead of paying again;
+ * - a run that *descends* from the one that paid — a reset, a resume, a retry on another worker —
+ *   computes the same ledger key for the same request (`CallLedger`) and gets the result back.
+ *
+ * The record's key is `<workflowId>/<ledger key>` (`<workflowId>/g<generation>/<request ref>/<k>`),
+ * or `shared/<request ref>/<k>` when the run opted into a shared cache. The request ref is checked
+ * against this activity's own input, so a record is only ever served for exactly this request.
+ * Inputs without a ledger key (workflows that do not use one) fall back to the activity's
+ * identity `<workflowId>/<runId>/<activityId>#<input ref>`: crash-safe, not reusable by resets.
  *
  * Outside a Temporal activity (in-process runs) it just runs the work.
  *
  * @example
- * return callOnce(store, input, () => client.chat.completions.create(body));
+ * return callOnce(store, 'llmChat', input, () => client.chat.completions.create(body));
  */
-export async function callOnce<T>(store: MessageStore, input: unknown, work: () => Promise<T>): Promise<T> {
-  const activity = callKey();
-  if (!activity) return work();
-  const key = `${activity}#${contentRef(input)}`;
+export async function callOnce<T>(store: MessageStore, kind: string, input: { callKey?: string }, work: () => Promise<T>): Promise<T> {
+  const key = recordKey(kind, input);
+  if (!key) return work();
+  const owner = activityContext()?.info.workflowExecution?.workflowId;
   const recorded = await store.getCallResult(key);
   if (recorded !== undefined) return recorded as T;
   const result = await work();
-  await store.putCallResult(key, result);
+  await store.putCallResult(key, result, owner);
   return result;
+}
+
+/** Where this call's result is recorded, or undefined outside an activity. */
+export function recordKey(kind: string, input: { callKey?: string }): string | undefined {
+  const info = activityContext()?.info;
+  const execution = info?.workflowExecution;
+  if (!info || !execution) return undefined;
+  const ledgerKey = input.callKey;
+  if (ledgerKey && refOfCallKey(ledgerKey) === logicalRef(kind, input)) {
+    return ledgerKey.startsWith('shared/') ? ledgerKey : `${execution.workflowId}/${ledgerKey}`;
+  }
+  return `${execution.workflowId}/${execution.runId}/${info.activityId}#${contentRef(input)}`;
 }

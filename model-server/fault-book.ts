@@ -13,6 +13,7 @@ export const faultRuleSchema = z.strictObject({
       contains: z.string().optional(),
       callIndex: z.number().int().min(0).optional(),
       callKeyPrefix: z.string().optional(),
+      every: z.number().int().min(1).optional(),
     })
     .optional(),
   action: z.discriminatedUnion('kind', [
@@ -60,13 +61,13 @@ export function faultMatches(rule: FaultRule, t: FaultTarget): boolean {
 
 /** The ordered list of fault rules with their remaining uses. */
 export class FaultBook {
-  private rules: { rule: FaultRule; used: number }[] = [];
+  private rules: { rule: FaultRule; used: number; seen: number }[] = [];
 
   /** Appends a rule after validating it (throws a TypeError on an invalid rule). */
   add(rule: FaultRule): void {
     const parsed = faultRuleSchema.safeParse(rule);
     if (!parsed.success) throw new TypeError(`Invalid fault rule: ${z.prettifyError(parsed.error)}`);
-    this.rules.push({ rule: parsed.data as FaultRule, used: 0 });
+    this.rules.push({ rule: parsed.data as FaultRule, used: 0, seen: 0 });
   }
 
   clear(): void {
@@ -84,6 +85,8 @@ export class FaultBook {
       const times = r.rule.times ?? 1;
       if (times !== 0 && r.used >= times) continue;
       if (!faultMatches(r.rule, target)) continue;
+      const every = r.rule.match?.every;
+      if (every !== undefined && ++r.seen % every !== 0) continue;
       r.used++;
       return r.rule.action;
     }

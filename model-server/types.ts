@@ -63,6 +63,8 @@ export interface FaultMatch {
   callIndex?: number;
   /** Prefix of the `x-grove-call-key` header. */
   callKeyPrefix?: string;
+  /** Only every n-th request that matches the rest (counted per rule): a steady fault rate. */
+  every?: number;
 }
 
 export interface FaultRule {

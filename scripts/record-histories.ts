@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryMessageStore } from '../activities/store/message-store';
+import { MemoryMessageStore } from '../activities/store/memory-message-store';
 import { llmConfigFromEnv } from '../activities/llm/llm-config';
 import { GroveClient } from '../client/grove-client';
 import { startDevServer } from '../client/temporal-server/dev-server';

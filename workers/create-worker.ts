@@ -1,12 +1,10 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { join } from 'node:path';
 import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
-import { FileMessageStore } from '../activities/store/file-message-store';
+import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
 import type { EvaluatorDefinition } from '../activities/evaluators';
 import { createGroveActivities } from '../activities/grove-activities';
 import type { AnyToolDefinition } from '../activities/tools';
 import type { MessageStore } from '../activities/store/message-store';
-import { groveHome } from '../runtime/paths';
 import { bundleGroveWorkflows } from './workflow-bundle';
 
 export interface GroveWorkerOptions {
@@ -19,8 +17,12 @@ export interface GroveWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Model endpoint; from the environment when omitted (see `llmConfigFromEnv`). */
   llm?: LlmConfig;
-  /** Message store; a folder (`GROVE_STORE_DIR`, default `.grove/store`) when omitted. */
-  store?: MessageStore;
+  /**
+   * The message store: a store, or its URL / settings (`openStore`); from the environment when
+   * omitted (`GROVE_STORE_URL`, default the folder `.grove/store`). It is checked before the
+   * worker starts: a store that cannot be reached fails here, in one line.
+   */
+  store?: MessageStore | StoreSettings | string;
   /** Tools the search agents may call (served as activities on this worker's task queue). */
   tools?: AnyToolDefinition[];
   /** Custom evaluators the search agents may use by name. */
@@ -40,7 +42,8 @@ export interface GroveWorkerOptions {
  * await worker.run();
  */
 export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worker> {
-  const store = opts.store ?? new FileMessageStore(process.env.GROVE_STORE_DIR ?? join(groveHome(), 'store'));
+  const store = resolveStore(opts.store);
+  await store.check();
   const llm = opts.llm ?? llmConfigFromEnv();
   return Worker.create({
     connection: opts.connection,
@@ -50,4 +53,10 @@ export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worke
     activities: { ...createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators }), ...(opts.activities ?? {}) },
     ...opts.workerOptions,
   });
+}
+
+/** A store given as an object, a URL or settings, or else the environment's. */
+export function resolveStore(store: GroveWorkerOptions['store']): MessageStore {
+  if (store === undefined) return openStore(storeSettingsFromEnv());
+  return typeof store === 'string' || !('get' in store) ? openStore(store) : store;
 }

@@ -8,6 +8,8 @@ export interface WorkerProcess {
   /** Resolves once the worker printed its ready line. */
   ready: Promise<void>;
   exited: Promise<number | null>;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
     child,
     ready,
     exited,
+    output: () => output,
     async kill(signal) {
       child.kill(signal);
       await exited;

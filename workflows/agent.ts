@@ -11,6 +11,7 @@ import type { SampleTreeJSON } from '../core/schemas/tree';
 import { promptConversation } from '../core/schemas/prompt-conversation';
 import { historyIsLong, workflowAgentPort } from './lib/agent-port';
 import { failRun, reportRun } from './lib/run-status';
+import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
@@ -35,8 +36,10 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
   const port = workflowAgentPort(options);
   try {
     let state: SearchState;
-    if (carried) state = SearchState.fromJSON(carried);
-    else {
+    if (carried) {
+      state = SearchState.fromJSON(carried);
+      setLedgerGeneration(state.counters.handovers);
+    } else {
       reportRun({ kind: `agent:${options.algorithm}`, status: 'running' });
       const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
       state = SearchState.create(prompt, await port.describeTools(options.tools), Date.now());

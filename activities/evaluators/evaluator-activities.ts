@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import type OpenAI from 'openai';
 import { InvalidConfigError } from '../../core/errors';
 import type { EvaluateInput, EvaluateResult } from '../../core/schemas/agent-activities';
-import { activityContext, callKey, withHeartbeats } from '../activity-context';
+import type { Message } from '../../core/schemas/messages';
+import { activityContext, activityKey, withHeartbeats } from '../activity-context';
 import { callOnce } from '../call-once';
 import type { LlmConfig } from '../llm/llm-config';
 import { createOpenAIClient } from '../llm/openai-client';
@@ -54,19 +55,21 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
   const openai = () => (client ??= createOpenAIClient(llm));
 
   async function groveEvaluate(input: EvaluateInput): Promise<EvaluateResult> {
-    // A finished evaluation is recorded under the activity's call key: not paid for twice after a worker crash.
-    return callOnce(store, input, () => evaluate(input));
+    // The trajectory is resolved first: the store entries the input carries must be written even
+    // when the evaluation itself was recorded before (the workflow counts them as stored).
+    const trajectory = await resolveConversation(store, input.trajectory);
+    // A finished evaluation is recorded under its call key: not paid for twice after a worker crash or a reset.
+    return callOnce(store, 'groveEvaluate', input, () => evaluate(input, trajectory));
   }
 
-  async function evaluate(input: EvaluateInput): Promise<EvaluateResult> {
+  async function evaluate(input: EvaluateInput, trajectory: Message[]): Promise<EvaluateResult> {
     const { evaluator } = input;
     const signal = activityContext()?.cancellationSignal;
     if (evaluator.name === LLM_EVALUATOR_NAME) {
       const spec = evaluator as LlmEvaluatorSpec;
-      const trajectory = await resolveConversation(store, input.trajectory);
       const model = spec.model ?? llm.defaultModel;
       return withHeartbeats(llm.heartbeatIntervalMs, { evaluator: LLM_EVALUATOR_NAME, waitingFor: model }, () =>
-        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: callKey() }),
+        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: activityKey() }),
       );
     }
     const def = registry.get(evaluator.name);
@@ -77,7 +80,6 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
         EvaluatorFailure.Unknown,
       );
     }
-    const trajectory = await resolveConversation(store, input.trajectory);
     const options = ('options' in evaluator && evaluator.options) || {};
     const out = await withHeartbeats(llm.heartbeatIntervalMs, { evaluator: def.name }, () => runEvaluator(def, trajectory, { options, signal }));
     return { score: out.score, reasoning: out.reasoning ?? '', usage: { ...NO_USAGE } };

@@ -3,9 +3,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { messageRef } from '../../core/hash/refs';
 import type { ChatActivityInput, ChatActivityResult, ChatChoice, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
 import type { AssistantMessage, Message, Usage } from '../../core/schemas/messages';
-import { activityContext, callKey, withHeartbeats } from '../activity-context';
+import { activityContext, activityKey, withHeartbeats } from '../activity-context';
 import { callOnce } from '../call-once';
-import { resolveConversation } from '../store/resolve-conversation';
+import { currentOwner, resolveConversation } from '../store/resolve-conversation';
 import type { MessageStore } from '../store/message-store';
 import { classifyLlmError, LlmFailure } from './classify-error';
 import type { LlmConfig } from './llm-config';
@@ -26,7 +26,7 @@ export interface LlmActivityDeps {
  * a worker crash returns it instead of paying for the call again (`callOnce`).
  *
  * @example
- * const activities = createLlmActivities({ config: llmConfigFromEnv(), store: new FileMessageStore('.grove/store') });
+ * const activities = createLlmActivities({ config: llmConfigFromEnv(), store: openStore(storeSettingsFromEnv()) });
  * await Worker.create({ taskQueue: 'grove', activities, workflowBundle, connection });
  */
 export function createLlmActivities(deps: LlmActivityDeps) {
@@ -35,12 +35,12 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
   async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
     const conversation = await resolveConversation(store, input.conversation);
-    return callOnce(store, input, () => complete(input, conversation));
+    return callOnce(store, 'llmChat', input, () => complete(input, conversation));
   }
 
   async function complete(input: ChatActivityInput, conversation: Message[]): Promise<ChatActivityResult> {
     const model = input.model ?? config.defaultModel;
-    const key = callKey();
+    const key = activityKey();
     const messages = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
     const body = { ...(input.params ?? {}), model, messages: messages.map(toWire) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
     const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {
@@ -63,12 +63,12 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       const message = fromWire(choice.message, input.runId, choice.index ?? i);
       return { message, ref: messageRef(message), finishReason: choice.finish_reason ?? 'stop' };
     });
-    await store.putMessages(Object.fromEntries(choices.map((c) => [c.ref, c.message])));
+    await store.put(Object.fromEntries(choices.map((c) => [c.ref, c.message])), currentOwner());
     return { choices, usage: usageOf(response.usage), model: response.model ?? model };
   }
 
   function llmEmbed(input: EmbedActivityInput): Promise<EmbedActivityResult> {
-    return callOnce(store, input, () => embed(input));
+    return callOnce(store, 'llmEmbed', input, () => embed(input));
   }
 
   async function embed(input: EmbedActivityInput): Promise<EmbedActivityResult> {

@@ -11,7 +11,7 @@ import type { Message, ToolCall, ToolMessage } from '../../core/schemas/messages
 import { activityContext, withHeartbeats } from '../activity-context';
 import type { MessageStore } from '../store/message-store';
 import { callOnce } from '../call-once';
-import { resolveConversation } from '../store/resolve-conversation';
+import { currentOwner, resolveConversation } from '../store/resolve-conversation';
 import { type AnyToolDefinition, checkToolDefinition, ToolDefinitionError, toolSpec } from './define-tool';
 import { invalidArgumentsText, invalidJsonText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
 import { defaultFormatOutput, jsonSafeOutput } from './tool-output';
@@ -86,13 +86,13 @@ export function createToolActivities(options: ToolActivityOptions) {
     const trajectory = await resolveConversation(store, input.trajectory);
     const { call } = input;
     // At most once per scheduled activity: a tool that ran is not run again after a worker crash.
-    const outcome = await callOnce(store, input, () => runCall(call, input.offered, trajectory));
+    const outcome = await callOnce(store, 'groveRunTool', input, () => runCall(call, input.offered, trajectory));
     const message: ToolMessage =
       outcome.rawOutput === undefined
         ? { role: 'tool', tool_call_id: call.id, content: outcome.content }
         : { role: 'tool', tool_call_id: call.id, content: outcome.content, rawOutput: outcome.rawOutput };
     const ref = messageRef(message);
-    await store.putMessages({ [ref]: message });
+    await store.put({ [ref]: message }, currentOwner());
     return { message, ref, isError: outcome.isError };
   }
 

@@ -15,8 +15,10 @@ export const historySize: Benchmark = {
     const rows: Row[] = [];
     const data: { depth: number; naive: boolean; calls: number; conversationChars: number; bytes: number; events: number; bytesPerCall: number }[] = [];
     const taskQueue = benchQueue('history');
-    const worker = await env.worker(taskQueue);
-    await worker.runUntil(async () => {
+    const pgQueue = benchQueue('history-pg');
+    const worker = await env.worker(taskQueue, { store: 'folder' });
+    const pgWorker = await env.worker(pgQueue, { store: 'postgres' });
+    await pgWorker.runUntil(() => worker.runUntil(async () => {
       for (const depth of depths) {
         const row: Row = { depth, calls: depth + 1 };
         for (const naive of [false, true]) {
@@ -30,12 +32,18 @@ export const historySize: Benchmark = {
           if (naive) row['naive/grove'] = Number((history.bytes / ((row['grove KB'] as number) * 1024)).toFixed(1));
           data.push({ depth, naive, calls: result.calls, conversationChars: result.conversationChars, ...history, bytesPerCall: perCall });
         }
+        // The same grove chain on a worker whose store is PostgreSQL: references either way, so the same bytes.
+        const pgId = `${pgQueue}-${depth}`;
+        const pgResult = await env.client.workflow.execute('historyChain', { taskQueue: pgQueue, workflowId: pgId, args: [{ depth, naive: false, answerChars: 1000 }] });
+        const pg = await historyOf(env.client, pgId);
+        row['grove on postgres B/call'] = Math.round(pg.bytes / pgResult.calls);
+        data.push({ depth, naive: false, store: 'postgres', calls: pgResult.calls, conversationChars: pgResult.conversationChars, ...pg, bytesPerCall: Math.round(pg.bytes / pgResult.calls) } as never);
         rows.push(row);
       }
-    });
+    }));
     // The marginal cost of one more call, from the deepest two chains: flat for grove, growing for naive.
     const marginal = (naive: boolean) => {
-      const pick = (d: number) => data.find((x) => x.depth === d && x.naive === naive)!;
+      const pick = (d: number) => data.find((x) => x.depth === d && x.naive === naive && !('store' in x))!;
       const [a, b] = [pick(depths[depths.length - 2]), pick(depths[depths.length - 1])];
       return Math.round((b.bytes - a.bytes) / (b.calls - a.calls));
     };
@@ -45,6 +53,7 @@ export const historySize: Benchmark = {
       notes: [
         `Marginal history per extra call at the deepest chains: grove ${marginal(false)} B, naive ${marginal(true)} B.`,
         'Each call adds a ~1 kB answer and a feedback message. grove sends a 32-hex path ref plus the one new message; the naive design resends everything.',
+        'grove runs on a folder store; "grove on postgres" is the same chain on a worker whose store is PostgreSQL: history does not depend on the backend.',
       ],
     };
   },

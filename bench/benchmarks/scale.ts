@@ -1,6 +1,6 @@
 import { createGroveActivities } from '../../activities/grove-activities';
 import { inProcessAgentPort } from '../../activities/in-process/ports';
-import { MemoryMessageStore } from '../../activities/store/message-store';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import { AgentInputSchema, type AgentInput } from '../../core/agents/agent-options';
 import { runSearch } from '../../core/agents/run-search';
 import { SearchContext } from '../../core/agents/search-context';

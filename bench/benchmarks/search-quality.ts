@@ -1,6 +1,6 @@
 import { createGroveActivities } from '../../activities/grove-activities';
 import { inProcessAgentPort, inProcessCallPort } from '../../activities/in-process/ports';
-import { MemoryMessageStore } from '../../activities/store/message-store';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import { AgentInputSchema, type Algorithm } from '../../core/agents/agent-options';
 import { runSearch, type SearchOutcome } from '../../core/agents/run-search';
 import { SearchContext } from '../../core/agents/search-context';

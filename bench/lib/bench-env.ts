@@ -1,9 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryMessageStore } from '../../activities/store/message-store';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
+import type { MessageStore } from '../../activities/store/message-store';
+import { openStore } from '../../activities/store/open-store';
+import { startLocalPostgres, type LocalPostgres } from '../../client/local/postgres-server';
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { GroveClient } from '../../client/grove-client';
 import { startDevServer, type DevServer } from '../../client/temporal-server/dev-server';
@@ -27,11 +30,16 @@ export interface BenchEnv {
   bundlePath: string;
   model: ModelServer;
   dir: string;
+  /** A local PostgreSQL server, the networked message store (started on first use). */
+  postgresUrl(): Promise<string>;
   llm(overrides?: Partial<LlmConfig>): LlmConfig;
-  worker(taskQueue: string, overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number }): Promise<Worker>;
+  worker(taskQueue: string, overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind }): Promise<Worker>;
   grove(taskQueue: string): GroveClient;
   close(): Promise<void>;
 }
+
+/** Where a bench worker keeps messages: in memory, a folder (one host), or PostgreSQL (every host). */
+export type BenchStoreKind = 'memory' | 'folder' | 'postgres';
 
 let queues = 0;
 export const benchQueue = (name: string) => `bench-${name}-${process.pid}-${++queues}`;
@@ -52,6 +60,16 @@ export async function openBenchEnv(opts: { quick: boolean; log: (line: string) =
   const client = new Client({ connection });
   const llm = (overrides: Partial<LlmConfig> = {}) =>
     llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'bench', defaultModel: 'multiplier-judge', ...overrides });
+  let postgres: Promise<LocalPostgres> | undefined;
+  const postgresUrl = async () => (await (postgres ??= freePort().then((port) => startLocalPostgres({ dir: join(dir, 'postgres'), port, log: opts.log })))).url;
+  const stores: MessageStore[] = [];
+  const store = async (kind: BenchStoreKind = 'memory'): Promise<MessageStore> => {
+    const s = kind === 'memory' ? new MemoryMessageStore() : openStore(kind === 'folder' ? mkdtempSync(join(dir, 'store-')) : await postgresUrl());
+    await s.check();
+    stores.push(s);
+    return s;
+  };
+  chmodSync(dir, 0o755); // as root, PostgreSQL runs as the postgres user and must reach its folder inside
   return {
     quick: opts.quick,
     address,
@@ -61,13 +79,14 @@ export async function openBenchEnv(opts: { quick: boolean; log: (line: string) =
     model,
     dir,
     llm,
-    worker: (taskQueue, overrides = {}) =>
+    postgresUrl,
+    worker: async (taskQueue, overrides = {}) =>
       createGroveWorker({
         connection: nativeConnection,
         taskQueue,
         workflowBundle: { codePath: bundle.codePath },
         llm: llm(overrides.llm),
-        store: new MemoryMessageStore(),
+        store: await store(overrides.store),
         tools: exampleTools,
         evaluators: [multiplicationChecker, ...benchEvaluators],
         workerOptions: overrides.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: overrides.maxConcurrentActivities } : undefined,
@@ -77,6 +96,8 @@ export async function openBenchEnv(opts: { quick: boolean; log: (line: string) =
       await connection.close();
       await nativeConnection.close();
       await model.close();
+      await Promise.all(stores.map((s) => s.close()));
+      await (await postgres)?.stop();
       await server?.stop();
       rmSync(dir, { recursive: true, force: true });
     },

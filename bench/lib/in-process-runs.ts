@@ -1,6 +1,6 @@
 import { createGroveActivities, type GroveActivities } from '../../activities/grove-activities';
 import { inProcessAgentPort, inProcessCallPort } from '../../activities/in-process/ports';
-import { MemoryMessageStore } from '../../activities/store/message-store';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import { AgentInputSchema, type AgentInput } from '../../core/agents/agent-options';
 import { trajectoryInput } from '../../core/agents/path-book';
 import { runSearch, type SearchOutcome } from '../../core/agents/run-search';

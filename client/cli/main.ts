@@ -1,4 +1,5 @@
 import { LlmConfigError } from '../../activities/llm/llm-config';
+import { StoreConfigError, StoreUnavailableError } from '../../activities/store/store-errors';
 import { GroveInputError } from '../../core/schemas/parse-input';
 import { TemporalCliNotFoundError } from '../temporal-server/cli-binary';
 import { DEMO_HELP, demoCommand } from './commands/demo';
@@ -9,6 +10,7 @@ import { PROVISION_HELP, provisionCommand } from './commands/provision';
 import { RUN_HELP, runCommand } from './commands/run';
 import { SCHEMA_HELP, schemaCommand } from './commands/schema';
 import { SETUP_HELP, setupCommand } from './commands/setup';
+import { STORE_HELP, storeCommand } from './commands/store';
 import { WORKER_HELP, workerCommand } from './commands/worker';
 import { describeFailure } from './describe-failure';
 import { UsageError } from './usage-error';
@@ -25,6 +27,7 @@ const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => 
   progress: { help: PROGRESS_HELP, run: progressCommand },
   cancel: { help: CANCEL_HELP, run: cancelCommand },
   schema: { help: SCHEMA_HELP, run: schemaCommand },
+  store: { help: STORE_HELP, run: storeCommand },
   worker: { help: WORKER_HELP, run: (args) => workerCommand(args) },
   'model-server': { help: MODEL_SERVER_HELP, run: modelServerCommand },
   setup: { help: SETUP_HELP, run: setupCommand },
@@ -52,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     const usage = err instanceof UsageError || err instanceof GroveInputError;
-    const known = usage || err instanceof LlmConfigError || err instanceof TemporalCliNotFoundError;
+    const known = usage || err instanceof LlmConfigError || err instanceof TemporalCliNotFoundError || err instanceof StoreUnavailableError || err instanceof StoreConfigError;
     process.stderr.write(`grove: ${known ? (err as Error).message : describeFailure(err)}\n`);
     return usage ? 2 : 1;
   }

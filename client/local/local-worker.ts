@@ -1,6 +1,7 @@
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { join } from 'node:path';
 import type { LlmConfig } from '../../activities/llm/llm-config';
+import type { StoreSettings } from '../../activities/store/open-store';
 import { createGroveWorker } from '../../workers/create-worker';
 import { loadWorkerModule, type WorkerModule } from '../../workers/worker-module';
 import { connectWorker } from '../temporal-server/connect';
@@ -21,6 +22,8 @@ export async function startLocalWorker(opts: {
   workflowsPath?: string;
   /** Tools and evaluators to serve; default the examples' (`examples/worker-module.ts`), or `GROVE_WORKER_MODULE`. */
   module?: WorkerModule;
+  /** The message store; from the environment when omitted. */
+  store?: StoreSettings;
 }) {
   const extra = opts.module ?? loadWorkerModule(process.env.GROVE_WORKER_MODULE ?? DEFAULT_WORKER_MODULE);
   if (!runtimeInstalled) {
@@ -36,6 +39,7 @@ export async function startLocalWorker(opts: {
     workflowsPath: opts.workflowsPath,
     tools: extra.tools,
     evaluators: extra.evaluators,
+    store: opts.store,
     workflowBundle: process.env.GROVE_WORKFLOW_BUNDLE ? { codePath: process.env.GROVE_WORKFLOW_BUNDLE } : undefined,
   });
   const running = worker.run();

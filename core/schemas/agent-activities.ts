@@ -39,6 +39,8 @@ export interface RunToolInput {
   call: ToolCall;
   /** The tools offered to the model for this turn; a call to any other name is answered with an error. */
   offered: string[];
+  /** The run's ledger key for this call (`CallLedger`): where its result is recorded for reuse. */
+  callKey?: string;
 }
 
 export interface RunToolResult {
@@ -58,6 +60,8 @@ export type EvaluatorSpec =
 export interface EvaluateInput {
   evaluator: EvaluatorSpec;
   trajectory: ConversationInput;
+  /** The run's ledger key for this call (`CallLedger`): where its result is recorded for reuse. */
+  callKey?: string;
 }
 
 export interface EvaluateResult {

@@ -13,6 +13,8 @@ export interface ChatActivityInput {
   runId?: string;
   /** A system message sent before the conversation (an agent's prompt, which may change as it reflects). */
   system?: string;
+  /** The run's ledger key for this call (`CallLedger`): where its result is recorded for reuse. */
+  callKey?: string;
 }
 
 /** What a caller asks of one chat call, besides the conversation. */
@@ -42,6 +44,8 @@ export interface EmbedActivityInput {
   texts: string[];
   model?: string;
   dimensions?: number;
+  /** The run's ledger key for this call (`CallLedger`): where its result is recorded for reuse. */
+  callKey?: string;
 }
 
 export interface EmbedActivityResult {

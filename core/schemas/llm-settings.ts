@@ -14,6 +14,12 @@ export const LlmSettingsSchema = z.strictObject({
   maxAttempts: z.number().int().min(1).default(10),
   initialRetryMs: z.number().int().positive().default(1_000),
   maxRetryIntervalMs: z.number().int().positive().default(60_000),
+  /**
+   * Who may reuse this run's paid results: `lineage` — runs that descend from it (a retry, a
+   * reset, a resume); `shared` — also any other run that makes exactly the same request (a cache
+   * across runs, for pipelines that want reproducible answers rather than fresh samples).
+   */
+  reuse: z.enum(['lineage', 'shared']).default('lineage'),
 });
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>;
 export type LlmSettingsInput = z.input<typeof LlmSettingsSchema>;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,9 +5,9 @@ import { resolveTemporalCli } from '../../client/temporal-server/cli-binary';
 import { freePort } from '../../client/temporal-server/ports';
 import { startModelServer, type ModelServer } from '../../model-server';
 import { QUICKSTART, quickstartInput } from '../support/in-process-agent';
+import { runCli } from '../support/run-cli';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 
-const ROOT = join(__dirname, '..', '..');
 let env: TestEnv;
 let model: ModelServer;
 let scratch: string;
@@ -24,24 +23,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Runs `grove ...` as a user would, in its own process. */
-function grove(args: string[], extraEnv: Record<string, string | undefined> = {}, timeoutMs = 60_000) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'grove'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, TEMPORAL_ADDRESS: undefined, OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined, ...extraEnv },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const grove = runCli;
 
 const oneLine = (text: string) => text.trim().split('\n');
 

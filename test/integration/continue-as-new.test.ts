@@ -1,10 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { openStore } from '../../activities/store/open-store';
 import { GroveClient } from '../../client/grove-client';
 import { startDevServer, type DevServer } from '../../client/temporal-server/dev-server';
 import { freePort } from '../../client/temporal-server/ports';
 import { startModelServer, type ModelServer } from '../../model-server';
 import { quickstartInput, searchInProcess } from '../support/in-process-agent';
+import { freshDatabase } from '../support/postgres';
 import { openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 
 // A dev server of its own that suggests continue-as-new after a few dozen history events, so a
@@ -37,10 +39,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-test('a search forced through continue-as-new keeps its tree and result', async () => {
+test('a search forced through continue-as-new on the networked store keeps its tree and result', async () => {
   const spec = quickstartInput({ model: 'multiplier?p=0.2&guess=0.3' });
   const taskQueue = uniqueTaskQueue('can');
-  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL) });
+  const store = openStore(await freshDatabase());
+  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL), store });
   const { result, runs } = await worker.runUntil(async () => {
     const grove = new GroveClient(env.client, taskQueue);
     const handle = await grove.start('agent', spec);
@@ -62,4 +65,9 @@ test('a search forced through continue-as-new keeps its tree and result', async 
   expect(searchOnly(result.tree)).toEqual(searchOnly(local.state.tree.toJSON()));
   expect(result.messages).toEqual(local.messages);
   expect(result.isSolution).toBe(local.outcome.isSolution);
+  // Everything the runs stored is in PostgreSQL, owned by the search's workflow id.
+  const stats = await store.stats();
+  expect(stats.owners).toBe(1);
+  expect(stats.entries).toBeGreaterThan(result.nodes);
+  await store.close();
 }, 90_000);

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelServer, type ModelServer } from '../../model-server';
-import type { AiretryInput } from '../../core/schemas/airetry-input';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 import { startWorkerProcess, until } from '../../workers/worker-process';
 import { quickstartInput } from '../support/in-process-agent';
+import { colorGameInput } from '../support/inputs';
 
 let env: TestEnv;
 let model: ModelServer;
@@ -26,15 +26,7 @@ afterAll(async () => {
   rmSync(storeDir, { recursive: true, force: true });
 });
 
-const input: AiretryInput = {
-  prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
-  model: 'color-guesser',
-  config: { nSamples: 2 },
-  apiKwargs: { n: 2 },
-  seed: 11,
-  llm: { heartbeatTimeoutMs: 2000 },
-  checks: [{ kind: 'maxWords', max: 1 }, { kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }],
-};
+const input = colorGameInput({ seed: 11, llm: { heartbeatTimeoutMs: 2000 } });
 
 /** Environment of a worker process on `taskQueue` against this file's servers (the store folder is shared). */
 const workerEnvFor = (taskQueue: string) => ({

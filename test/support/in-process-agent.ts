@@ -1,4 +1,4 @@
-import { MemoryMessageStore } from '../../activities/store/message-store';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import { createGroveActivities } from '../../activities/grove-activities';
 import { inProcessAgentPort } from '../../activities/in-process/ports';
 import { llmConfigFromEnv } from '../../activities/llm/llm-config';

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
-import { MemoryMessageStore } from '../../activities/store/message-store';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import type { MessageStore } from '../../activities/store/message-store';
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { GroveClient } from '../../client/grove-client';

@@ -10,6 +10,7 @@ import { LlmSettingsSchema } from '../../core/schemas/llm-settings';
 import { NON_RETRYABLE_EVALUATOR_FAILURES } from '../../activities/evaluators/evaluator-failures';
 import { ToolFailure } from '../../activities/tools/tool-errors';
 import { activityOptions } from './activity-options';
+import { runLedger } from './run-ledger';
 
 type StoreActivities = ReturnType<typeof createStoreActivities>;
 
@@ -40,9 +41,10 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
   return {
     describeTools: (names) => tools.groveDescribeTools.executeWithOptions({ ...toolOptions, summary: `describe tools: ${names.join(', ')}` }, [{ names }]),
     activeTools: (input, summary) => tools.groveActiveTools.executeWithOptions({ ...toolOptions, summary }, [input]),
-    chat: (input, summary) => models.llmChat.executeWithOptions({ ...llmOptions, summary }, [input]),
-    runTool: (input, summary) => tools.groveRunTool.executeWithOptions({ ...toolOptions, summary }, [input]),
-    evaluate: (input, summary) => evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [input]),
+    chat: (input, summary) => models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)]),
+    runTool: (input, summary) => tools.groveRunTool.executeWithOptions({ ...toolOptions, summary }, [runLedger().keyed('groveRunTool', input, llm.reuse)]),
+    evaluate: (input, summary) =>
+      evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [runLedger().keyed('groveEvaluate', input, llm.reuse)]),
     resolvePath: (path) => store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }]),
     nowMs: () => Date.now(),
     log: () => {},

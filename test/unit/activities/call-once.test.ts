@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createLlmActivities } from '../../../activities/llm/chat';
 import { llmConfigFromEnv } from '../../../activities/llm/llm-config';
-import { MemoryMessageStore } from '../../../activities/store/message-store';
+import { MemoryMessageStore } from '../../../activities/store/memory-message-store';
 import { ConversationRefs } from '../../../core/hash/conversation-refs';
 import { userMessage } from '../../../core/schemas/messages';
 import { inProcessOpenAI } from '../../../model-server';

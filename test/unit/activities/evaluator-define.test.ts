@@ -1,6 +1,6 @@
 import { createEvaluatorActivities, defineEvaluator, runEvaluator } from '../../../activities/evaluators';
 import { llmConfigFromEnv } from '../../../activities/llm/llm-config';
-import { MemoryMessageStore } from '../../../activities/store/message-store';
+import { MemoryMessageStore } from '../../../activities/store/memory-message-store';
 import { InvalidConfigError } from '../../../core/errors';
 import { userMessage } from '../../../core/schemas/messages';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileMessageStore } from '../../../activities/store/file-message-store';
-import { MemoryMessageStore } from '../../../activities/store/message-store';
+import { MemoryMessageStore } from '../../../activities/store/memory-message-store';
 import { resolveConversation } from '../../../activities/store/resolve-conversation';
 import { ConversationRefs } from '../../../core/hash/conversation-refs';
 import { assistantMessage, systemMessage, userMessage } from '../../../core/schemas/messages';
@@ -45,7 +45,7 @@ test('a missing ref is a non-retryable GroveStoreMiss naming the store', async (
   const { answer } = chain();
   const err = await resolveConversation(new FileMessageStore(join(dir, 'empty')), { path: answer }).catch((e: unknown) => e);
   expect(err).toMatchObject({ type: 'GroveStoreMiss', nonRetryable: true });
-  expect((err as Error).message).toMatch(/^the message store \(folder .*empty\) has no path [0-9a-f]{32}; is GROVE_STORE_DIR shared/);
+  expect((err as Error).message).toMatch(/^the message store \(folder .*empty\) has no path [0-9a-f]{32}: the content is lost\. Give every worker one store of record \(GROVE_STORE_URL=postgres/);
 });
 
 test('entries that do not match their refs are refused', async () => {

@@ -1,5 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { MemoryMessageStore } from '../../../activities/store/message-store';
+import { MemoryMessageStore } from '../../../activities/store/memory-message-store';
 import { createToolActivities, toolSpec } from '../../../activities/tools';
 import { ConversationRefs } from '../../../core/hash/conversation-refs';
 import type { Ref } from '../../../core/hash/refs';

@@ -2,7 +2,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { z } from 'zod';
-import { MemoryMessageStore } from '../../../activities/store/message-store';
+import { MemoryMessageStore } from '../../../activities/store/memory-message-store';
 import {
   createToolActivities,
   defineTool,
@@ -200,7 +200,7 @@ describe('groveActiveTools', () => {
     await inActivity(env, activities.groveActiveTools, { names: ['multiply'], trajectory: input });
     refs.markStored(input);
     expect(refs.input(root)).toEqual({ path: root });
-    expect(store.paths.has(root)).toBe(true);
+    expect(await store.get(root)).toBeDefined();
     expect(await inActivity(env, activities.groveActiveTools, { names: ['multiply'], trajectory: { path: root } })).toEqual(['multiply']);
   });
 });
@@ -213,7 +213,7 @@ describe('groveRunTool', () => {
     expect(result.isError).toBe(false);
     expect(result.message).toEqual({ role: 'tool', tool_call_id: 'call_x', content: String(product), rawOutput: product });
     expect(result.ref).toBe(messageRef(result.message));
-    expect(store.messages.get(result.ref)).toEqual(result.message);
+    expect(await store.get(result.ref)).toEqual(result.message);
   });
 
   it('shows the model formatOutput and keeps the raw output', async () => {
@@ -260,7 +260,7 @@ describe('groveRunTool', () => {
     const { runTool, store } = setup([tool]);
     const raw = async (what: string) => {
       const r = await runTool(call('give', { what }));
-      expect(store.messages.get(r.ref)).toEqual(r.message);
+      expect(await store.get(r.ref)).toEqual(r.message);
       return r.message.rawOutput;
     };
     expect(await raw('date')).toBe(String(when));
@@ -292,7 +292,7 @@ describe('groveRunTool', () => {
       const { runTool, store } = setup();
       const result = await runTool(c);
       expect(result).toEqual({ message: { role: 'tool', tool_call_id: 'call_1', content }, ref: messageRef(result.message), isError: true });
-      expect(store.messages.get(result.ref)).toEqual(result.message);
+      expect(await store.get(result.ref)).toEqual(result.message);
     });
 
     it('arguments that are not JSON (with the parser message)', async () => {
@@ -385,8 +385,8 @@ describe('groveRunTool', () => {
     expect(seen[0].map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(result.message.content).toBe('user: changed by the tool\nassistant: \ntool: first result');
     expect(await refs.resolve(root)).toEqual([userMessage(PROMPT)]);
-    expect([...store.messages.values()]).toContainEqual(userMessage(PROMPT));
-    expect([...store.messages.values()]).not.toContainEqual(userMessage('changed by the tool'));
+    expect([...store.entries.values()].map((e) => e.value)).toContainEqual(userMessage(PROMPT));
+    expect([...store.entries.values()].map((e) => e.value)).not.toContainEqual(userMessage('changed by the tool'));
   });
 
   it('heartbeats while a slow tool runs', async () => {

@@ -35,6 +35,13 @@ describe('fault injection', () => {
     expect(h.server.stats().total).toMatchObject({ received: 3, completed: 1, failed: 2 });
   });
 
+  it('every: n fails only every n-th matching request (a steady fault rate)', async () => {
+    h.server.addFault({ match: { model: 'echo', every: 3 }, action: { kind: 'status', status: 503 }, times: 0 });
+    const outcomes = [];
+    for (let i = 0; i < 7; i++) outcomes.push(await h.client.chat.completions.create(ask()).then(() => 'ok', () => 'failed'));
+    expect(outcomes).toEqual(['ok', 'ok', 'failed', 'ok', 'ok', 'failed', 'ok']);
+  });
+
   it('500 with the server_error envelope', async () => {
     h.server.addFault({ action: { kind: 'status', status: 503, message: 'overloaded' } });
     const err = await h.client.chat.completions.create(ask()).catch((e: unknown) => e);
