@@ -7,8 +7,8 @@ import { SampleTree } from '../core/tree/sample-tree';
 import { formatCallTree } from '../core/airetry/format-call-tree';
 import { GroveKind, GroveStatus } from '../workflows/search-attributes';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
-import { connectClient, LOCAL_TEMPORAL } from './temporal-server/connect';
-import { connectionSettingsFromEnv, type TemporalConnectionSettings } from './temporal-server/connection-options';
+import { connectClient } from './temporal-server/connect';
+import { runUrl, temporalSettings, type TemporalConnectionSettings } from './temporal-server/connection-options';
 import { ensureSearchAttributes } from './temporal-server/search-attributes';
 
 export interface StartOptions {
@@ -30,11 +30,24 @@ export class GroveClient {
   constructor(
     readonly temporal: Client,
     readonly taskQueue = 'grove',
+    /** How this client reached Temporal (address, the setting that chose it, the UI's address). */
+    readonly settings?: TemporalConnectionSettings,
   ) {}
 
+  /**
+   * Connects with the Temporal settings of the environment (`temporalSettings`: the standard
+   * `TEMPORAL_*` variables and config-file profiles, else grove's local dev server on
+   * `GROVE_TEMPORAL_PORT`), or the given ones. Fails in one line naming the address tried and
+   * the setting that chose it.
+   */
   static async connect(opts: { settings?: TemporalConnectionSettings; taskQueue?: string } = {}): Promise<GroveClient> {
-    const settings = opts.settings ?? connectionSettingsFromEnv() ?? LOCAL_TEMPORAL;
-    return new GroveClient(await connectClient(settings), opts.taskQueue ?? process.env.GROVE_TASK_QUEUE ?? 'grove');
+    const settings = opts.settings ?? temporalSettings();
+    return new GroveClient(await connectClient(settings), opts.taskQueue ?? process.env.GROVE_TASK_QUEUE ?? 'grove', settings);
+  }
+
+  /** The run's page in the Temporal Web UI, when the UI's address is known. */
+  runUrl(workflowId: string): string | undefined {
+    return this.settings ? runUrl(this.settings, workflowId) : undefined;
   }
 
   /** Validates `input` and starts the run; resolves once the server accepted it. */

@@ -11,7 +11,8 @@ export interface WorkerModule {
 }
 
 /**
- * Loads a worker module by path (TypeScript works: grove runs under tsx).
+ * Loads a worker module by path. A TypeScript module (`.ts`, `.mts`, `.cts`) is loaded through
+ * `tsx` when it is installed in your project; otherwise compile it to JavaScript first.
  *
  * @example
  * const extra = loadWorkerModule('examples/worker-module.ts');
@@ -19,6 +20,7 @@ export interface WorkerModule {
  */
 export function loadWorkerModule(path: string): WorkerModule {
   let loaded: WorkerModule;
+  if (/\.[mc]?ts$/.test(path)) enableTypeScript(path);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     loaded = require(resolve(path)) as WorkerModule;
@@ -29,4 +31,18 @@ export function loadWorkerModule(path: string): WorkerModule {
     if (loaded[key] !== undefined && !Array.isArray(loaded[key])) throw new Error(`worker module ${path}: \`${key}\` must be an array`);
   }
   return { tools: loaded.tools, evaluators: loaded.evaluators, workflowsPath: loaded.workflowsPath && resolve(loaded.workflowsPath) };
+}
+
+let typescript = false;
+
+/** Lets `require` load TypeScript through tsx (already on when grove itself runs from source). */
+function enableTypeScript(path: string): void {
+  if (typescript || require.extensions['.ts']) return;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('tsx/cjs/api') as { register(): void }).register();
+    typescript = true;
+  } catch {
+    throw new Error(`worker module ${path} is TypeScript: install tsx in your project (npm install -D tsx) or compile it to JavaScript`);
+  }
 }

@@ -68,6 +68,8 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
       costUsd: state.costUsd,
       stop: state.stop,
       reflections: state.reflections,
+      bestScore: bestNode(state.tree).score,
+      budget: options.budget,
     }));
 
     const outcome = await runSearch(ctx, { beforeStep: async () => (historyIsLong() ? 'handover' : 'continue') });

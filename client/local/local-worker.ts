@@ -1,5 +1,6 @@
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { join } from 'node:path';
+import { moduleFile } from '../../runtime/paths';
 import type { LlmConfig } from '../../activities/llm/llm-config';
 import type { StoreSettings } from '../../activities/store/open-store';
 import { createGroveWorker } from '../../workers/create-worker';
@@ -10,7 +11,7 @@ import type { TemporalConnectionSettings } from '../temporal-server/connection-o
 let runtimeInstalled = false;
 
 /** The module `grove dev` and the demo serve by default: the example tools and evaluator. */
-export const DEFAULT_WORKER_MODULE = join(__dirname, '..', '..', 'examples', 'worker-module.ts');
+export const DEFAULT_WORKER_MODULE = moduleFile(join(__dirname, '..', '..', 'examples', 'worker-module'));
 
 /**
  * A grove worker inside this process (for `grove dev` and the demo), running until `stop`.

@@ -134,3 +134,64 @@ test('README command 1: the demo runs a durable generate and the color game on i
   expect(demo.stdout).toMatch(/\nyellow {3}\(all checks passed: \d+ samples, \d+ retries\)/);
   expect(demo.stdout).toMatch(new RegExp(`Temporal UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/airetry-[0-9a-f]{8}`));
 }, 150_000);
+
+test('every command reaches the server named by GROVE_TEMPORAL_PORT, TEMPORAL_ADDRESS or a config-file profile', async () => {
+  const [host, port] = env.address.split(':');
+  const profile = join(scratch, 'temporal.toml');
+  writeFileSync(profile, `[profile.ci]\naddress = "${env.address}"\nnamespace = "default"\n`);
+  const ways: Record<string, Record<string, string | undefined>> = {
+    GROVE_TEMPORAL_PORT: { GROVE_TEMPORAL_PORT: port },
+    TEMPORAL_ADDRESS: { TEMPORAL_ADDRESS: env.address },
+    profile: { TEMPORAL_CONFIG_FILE: profile, TEMPORAL_PROFILE: 'ci' },
+  };
+  expect(host).toBe('127.0.0.1');
+  const taskQueue = uniqueTaskQueue('cli-connect');
+  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL) });
+  await worker.runUntil(async () => {
+    for (const [way, settings] of Object.entries(ways)) {
+      const e = { ...settings, GROVE_TASK_QUEUE: taskQueue, GROVE_UI_URL: 'http://ui.example' };
+      const workflowId = `${taskQueue}-${way}`;
+      // A slow first model answer keeps the run open for the commands that need a running run.
+      model.addFault({ match: { callKeyPrefix: `${workflowId}/` }, action: { kind: 'latency', ms: 3000 } });
+      const run = await grove(['run', 'airetry', '--input', 'examples/inputs/color-game.json', '--workflow-id', workflowId, '--no-wait'], e);
+      expect([way, run.stderr, oneLine(run.stdout)[0]]).toEqual([way, '', `started ${workflowId}  http://ui.example/namespaces/default/workflows/${workflowId}`]);
+      const progress = await grove(['progress', workflowId], e);
+      expect([way, progress.code]).toEqual([way, 0]);
+      expect(JSON.parse(progress.stdout)).toMatchObject({ maxCalls: 99 });
+      const tree = await grove(['tree', workflowId], e);
+      expect([way, tree.code, oneLine(tree.stdout)[0]]).toEqual([way, 0, expect.stringMatching(/^SampleNode\(id: 0/)]);
+      const cancel = await grove(['cancel', workflowId], e);
+      expect([way, oneLine(cancel.stdout)]).toEqual([way, [`cancellation requested for ${workflowId}`]]);
+      const setup = await grove(['setup'], e);
+      expect([way, setup.code]).toEqual([way, 0]);
+    }
+  });
+  // The worker process reads the same settings.
+  const workerProcess = await grove(['worker', '--task-queue', `${taskQueue}-w`], { GROVE_TEMPORAL_PORT: port, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'k' }, 4000);
+  expect(workerProcess.stdout).toContain(`grove worker: task queue ${taskQueue}-w on ${env.address}/default`);
+});
+
+test('a server that cannot be reached: one line naming the address and the setting that chose it', async () => {
+  const port = await freePort();
+  const viaPort = await grove(['progress', 'some-run'], { GROVE_TEMPORAL_PORT: String(port) });
+  expect(viaPort.code).toBe(1);
+  expect(oneLine(viaPort.stderr)).toEqual([expect.stringMatching(new RegExp(`^grove: cannot connect to Temporal at 127\\.0\\.0\\.1:${port} \\(from GROVE_TEMPORAL_PORT\\): .*; start one with \`grove dev\``))]);
+  const viaAddress = await grove(['run', 'generate', '--prompt', 'hi'], { TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
+  expect(oneLine(viaAddress.stderr)).toEqual([expect.stringMatching(new RegExp(`^grove: cannot connect to Temporal at 127\\.0\\.0\\.1:${port} \\(from TEMPORAL_ADDRESS\\): `))]);
+  const bad = await grove(['progress', 'x'], { TEMPORAL_ADDRESS: 'http://nope' });
+  expect(oneLine(bad.stderr)).toEqual(['grove: Temporal address "http://nope" (from TEMPORAL_ADDRESS) is not host:port, e.g. localhost:7233 or my-ns.a1b2c.tmprl.cloud:7233']);
+});
+
+test('--help for every command, --version, and help on a bad command', async () => {
+  const version = await grove(['--version']);
+  expect(version.stdout.trim()).toBe(require('../../package.json').version);
+  for (const command of ['run', 'tree', 'store', 'worker', 'dev']) {
+    const help = await grove([command, '--help']);
+    expect([command, help.code, oneLine(help.stdout)[0]]).toEqual([command, 0, expect.stringMatching(new RegExp(`^grove ${command}\\b`))]);
+  }
+  const runHelp = await grove(['run', '--help']);
+  expect(runHelp.stderr).toBe('');
+  const unknown = await grove(['frobnicate']);
+  expect(unknown.code).toBe(2);
+  expect(oneLine(unknown.stderr)[0]).toMatch(/^grove: unknown command "frobnicate" \(commands: demo, dev, run/);
+});

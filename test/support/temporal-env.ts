@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { quietRuntime } from './quiet-runtime';
 import { randomUUID } from 'node:crypto';
 import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import type { MessageStore } from '../../activities/store/message-store';
@@ -8,8 +9,6 @@ import { GroveClient } from '../../client/grove-client';
 import { createGroveWorker, type GroveWorkerOptions } from '../../workers/create-worker';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../../examples/tools';
-
-let runtimeInstalled = false;
 
 export interface TestEnv {
   address: string;
@@ -21,10 +20,7 @@ export interface TestEnv {
 
 /** Connects to the test run's shared dev server (started in globalSetup). */
 export async function openTestEnv(): Promise<TestEnv> {
-  if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-    runtimeInstalled = true;
-  }
+  quietRuntime();
   const address = process.env.GROVE_TEST_TEMPORAL_ADDRESS;
   const bundlePath = process.env.GROVE_TEST_WORKFLOW_BUNDLE;
   if (!address || !bundlePath) throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
