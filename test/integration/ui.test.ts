@@ -1,5 +1,6 @@
 import type { Worker } from '@temporalio/worker';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { FileMessageStore } from '../../activities/store/file-message-store';
@@ -171,4 +172,40 @@ test('an airetry sample tree: failed samples carry their check feedback', async 
   expect(answers[answers.length - 1]).toContain(String(result.output));
   await page.screenshot({ path: artifact('viewer-airetry.png') });
   await page.close();
+});
+
+test('the server only reads, answers only this machine\'s names, names bad input, and sends no secret', async () => {
+  const secret = 'sk-viewer-test-secret-5f1e2d';
+  process.env.OPENAI_API_KEY = secret;
+  const { workflowId } = await groveClient(env, taskQueue).run('airetry', colorGameInput({ seed: 2 }));
+  const url = new URL(server.url);
+  const get = (path: string, opts: { method?: string; host?: string } = {}) =>
+    new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? url.host } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  expect(url.hostname).toBe('127.0.0.1');
+  const pages = await Promise.all(['/', '/app.js', '/api/runs', `/api/runs/${workflowId}`, `/api/runs/${workflowId}/nodes/1`].map((p) => get(p)));
+  for (const page of pages) {
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain(secret);
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
+  }
+  expect(JSON.parse(pages[2].body).runs.map((r: { workflowId: string }) => r.workflowId)).toContain(workflowId);
+  expect(JSON.parse(pages[4].body)).toMatchObject({ id: 1, conversation: expect.arrayContaining([{ role: 'user', content: expect.stringContaining('Guess what color') }]) });
+  const view = JSON.parse(pages[3].body);
+  await expect(get(`/api/runs/${workflowId}?rev=${view.rev}`)).resolves.toMatchObject({ status: 200, body: JSON.stringify({ rev: view.rev, live: false, unchanged: true }) });
+
+  await expect(get('/api/runs', { host: `evil.example:${url.port}` })).resolves.toMatchObject({ status: 403, body: expect.stringMatching(/is not this machine/) });
+  await expect(get(`/api/runs/${workflowId}`, { method: 'POST' })).resolves.toMatchObject({ status: 405 });
+  await expect(get('/api/runs?status=a"b')).resolves.toMatchObject({ status: 400, body: expect.stringMatching(/status must be a word/) });
+  await expect(get('/api/runs/no-such-run')).resolves.toMatchObject({ status: 404, body: expect.stringMatching(/no run no-such-run/) });
+  await expect(get(`/api/runs/${workflowId}/nodes/999`)).resolves.toMatchObject({ status: 404, body: expect.stringMatching(/has no node 999/) });
+  delete process.env.OPENAI_API_KEY;
 });
