@@ -174,6 +174,18 @@ test('an airetry sample tree: failed samples carry their check feedback', async 
   await page.close();
 });
 
+test('a workflow of your own that exposes its AI call is drawn as a sample tree (read by query)', async () => {
+  const workflowId = uniqueTaskQueue('color-game');
+  const result = await env.client.workflow.execute('colorGame', { taskQueue, workflowId, args: [{ seed: 1 }] });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  await page.goto(`${server.url}#/run/${encodeURIComponent(workflowId)}`);
+  await page.waitForFunction(() => (window.groveViewer?.nodes ?? 0) > 1);
+  const p = await probe(page);
+  expect(p.nodes).toBe((result as { calls: number }).calls + 1);
+  expect(p.bestPath[p.bestPath.length - 1]).toBe((result as { activeSampleId: number }).activeSampleId);
+  await page.close();
+});
+
 test('the server only reads, answers only this machine\'s names, names bad input, and sends no secret', async () => {
   const secret = 'sk-viewer-test-secret-5f1e2d';
   process.env.OPENAI_API_KEY = secret;

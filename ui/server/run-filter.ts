@@ -10,8 +10,8 @@ export interface RunFilter {
   limit?: number;
 }
 
-export class RunFilterError extends Error {
-  override name = 'RunFilterError';
+export class ViewerInputError extends Error {
+  override name = 'ViewerInputError';
 }
 
 const WORD = /^[A-Za-z0-9_:.-]{1,64}$/;
@@ -28,13 +28,13 @@ export function parseRunFilter(params: URLSearchParams): RunFilter {
   for (const field of ['status', 'kind'] as const) {
     const value = params.get(field)?.trim();
     if (!value) continue;
-    if (!WORD.test(value)) throw new RunFilterError(`${field} must be a word of letters, digits, _ : . or - (at most 64), got ${JSON.stringify(value.slice(0, 80))}`);
+    if (!WORD.test(value)) throw new ViewerInputError(`${field} must be a word of letters, digits, _ : . or - (at most 64), got ${JSON.stringify(value.slice(0, 80))}`);
     filter[field] = value;
   }
   const limit = params.get('limit');
   if (limit !== null && limit !== '') {
     const n = Number(limit);
-    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RunFilterError(`limit must be an integer from 1 to 1000, got ${JSON.stringify(limit.slice(0, 20))}`);
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new ViewerInputError(`limit must be an integer from 1 to 1000, got ${JSON.stringify(limit.slice(0, 20))}`);
     filter.limit = n;
   }
   return filter;

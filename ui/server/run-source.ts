@@ -121,9 +121,10 @@ export class RunSource {
     });
     const run = this.summary(description);
     const live = run.execution === 'RUNNING';
-    const adapter = adapterFor(run.kind);
+    // A workflow of your own that `exposeCall`s an AI call has no GroveKind: its sample tree is drawn like airetry's.
+    const adapter = adapterFor(run.kind) ?? (run.kind === '' ? adapterFor('airetry') : undefined);
     const base = { run, live, facts: [] as [string, string][] };
-    if (!adapter) return { view: withRev({ ...base, note: run.kind ? `runs of kind ${run.kind} have no tree to draw` : 'not a grove run (no GroveKind)' }), at: Date.now() };
+    if (!adapter) return { view: withRev({ ...base, note: `runs of kind ${run.kind} have no tree to draw` }), at: Date.now() };
     const input = await this.input(workflowId, description.runId);
     const timeoutMs = this.opts.queryTimeoutMs ?? 10_000;
     try {

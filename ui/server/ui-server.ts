@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pageScript, SERVED_CSP, servedPage } from './page-assets';
-import { parseRunFilter, RunFilterError } from './run-filter';
+import { parseRunFilter, ViewerInputError } from './run-filter';
 import { RunNotFoundError, type RunSource } from './run-source';
 
 export interface UiServerOptions {
@@ -57,15 +57,15 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
     try {
       if (path === '/api/runs') return send(res, 200, { runs: await opts.source.list(parseRunFilter(url.searchParams)) });
       const node = /^\/api\/runs\/([^/]+)\/nodes\/(\d{1,9})$/.exec(path);
-      if (node) return send(res, 200, await opts.source.node(decodeURIComponent(node[1]), Number(node[2])));
+      if (node) return send(res, 200, await opts.source.node(workflowIdOf(node[1]), Number(node[2])));
       const run = /^\/api\/runs\/([^/]+)$/.exec(path);
       if (run) {
-        const view = await opts.source.view(decodeURIComponent(run[1]));
+        const view = await opts.source.view(workflowIdOf(run[1]));
         return send(res, 200, url.searchParams.get('rev') === view.rev ? { rev: view.rev, live: view.live, unchanged: true } : view);
       }
     } catch (err) {
       if (err instanceof RunNotFoundError) return send(res, 404, { error: err.message });
-      if (err instanceof RunFilterError) return send(res, 400, { error: err.message });
+      if (err instanceof ViewerInputError) return send(res, 400, { error: err.message });
       return send(res, 502, { error: `Temporal: ${(err as Error).message}` });
     }
     return send(res, 404, { error: `no page ${path}` });
@@ -84,6 +84,14 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+function workflowIdOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ViewerInputError(`the workflow id in the path is not valid URL encoding: ${JSON.stringify(segment.slice(0, 80))}`);
+  }
 }
 
 function isLoopbackHost(header: string | undefined, port: number): boolean {
