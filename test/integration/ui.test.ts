@@ -122,6 +122,7 @@ test('a live search grows on its page without a reload; clicking a node shows it
   }).length;
   expect(under).toBeGreaterThan(0);
   expect((await probe(page)).shown).toBe(final.nodes - under);
+  await expect(page.getByTestId('status').innerText()).resolves.toMatch(new RegExp(`^${final.nodes} nodes · ${final.nodes - under} shown · `));
 
   // The list's filters reach Temporal visibility.
   await page.goto(`${server.url}#/?status=failed&kind=agent`);

@@ -33,7 +33,7 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
   const runFacts = h('details', { class: 'run-facts', open: true }, h('summary', {}, 'Run'));
   const panel = h('div', { class: 'panel' }, h('p', { class: 'hint' }, 'Click a node to see its conversation; double-click to collapse its subtree.'));
   const legend = h('span', { class: 'legend' }, ...NODE_STATUSES.map((s) => h('span', { class: 'key' }, h('i', { style: `background:${STATUS_COLORS[s]}` }), s)), h('span', { class: 'key' }, h('i', { class: 'best' }), 'best path'));
-  const canvas = new TreeCanvas(host, (id) => void showNode(id));
+  const canvas = new TreeCanvas(host, (id) => void showNode(id), () => showStatus());
   const toolbar = h(
     'div',
     { class: 'toolbar' },
@@ -84,6 +84,12 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
     }
   }
 
+  let updatedAt = '';
+  function showStatus(): void {
+    if (!view) return;
+    statusLine.textContent = `${canvas.stats.nodes} nodes · ${canvas.stats.shown} shown · best path ${view.tree?.bestPath.length ?? 0} · ${view.live ? 'live' : 'finished'} · ${updatedAt}`;
+  }
+
   function render(next: RunView, fetchMs: number): void {
     view = next;
     const run = next.run;
@@ -105,8 +111,8 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
       drawMs: canvas.stats.drawMs,
       drawnAt: performance.now(),
     });
-    const when = source.exported ? `exported ${new Date(source.exported.exportedAt).toLocaleString()}` : `updated ${new Date().toLocaleTimeString()}`;
-    statusLine.textContent = `${canvas.stats.nodes} nodes · ${canvas.stats.shown} shown · best path ${next.tree?.bestPath.length ?? 0} · ${next.live ? 'live' : 'finished'} · ${when}`;
+    updatedAt = source.exported ? `exported ${new Date(source.exported.exportedAt).toLocaleString()}` : `updated ${new Date().toLocaleTimeString()}`;
+    showStatus();
     if (selected !== undefined) void showNode(selected);
   }
 

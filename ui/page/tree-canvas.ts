@@ -58,6 +58,8 @@ export class TreeCanvas {
   constructor(
     private readonly host: HTMLElement,
     private readonly onSelect: (id: number) => void,
+    /** After every layout (a new tree, a subtree collapsed or expanded). */
+    private readonly onLayout: () => void = () => {},
   ) {
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'tree-canvas';
@@ -176,6 +178,7 @@ export class TreeCanvas {
     this.stats.nodes = this.tree.nodes.length;
     this.stats.shown = all.length;
     this.stats.layoutMs = performance.now() - t0;
+    this.onLayout();
   }
 
   private descendants(id: number): number {
