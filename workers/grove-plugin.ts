@@ -6,6 +6,8 @@ import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
 import type { MessageStore } from '../activities/store/message-store';
 import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
 import type { AnyToolDefinition } from '../activities/tools';
+import { loadPolicy } from '../activities/policy/load-policy';
+import type { OperatorPolicyInput } from '../core/policy/operator-policy';
 import { PREBUILT_BUNDLE, prebuiltMatches, WORKFLOWS_PATH } from './workflow-bundle';
 
 export interface GrovePluginOptions {
@@ -17,6 +19,8 @@ export interface GrovePluginOptions {
   tools?: AnyToolDefinition[];
   /** Custom evaluators the search agents may use by name. */
   evaluators?: EvaluatorDefinition[];
+  /** What one run may do (spend, fan-out, delays, task queues); `GROVE_POLICY_FILE` or safe defaults when omitted. */
+  policy?: OperatorPolicyInput;
 }
 
 /**
@@ -52,7 +56,7 @@ export class GrovePlugin extends SimplePlugin {
     const llm = llmConfigFromEnv(process.env, opts.llm ?? {});
     super({
       name: 'grove',
-      activities: createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators }),
+      activities: createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators, policy: loadPolicy(opts.policy) }),
       runContext: async (next) => {
         await store.check();
         try {

@@ -8,6 +8,7 @@ import { llmJudge } from './api/llm-judge';
 import { workflowPort, workflowRng } from './api/workflow-port';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
+import { enforcePolicy } from './lib/operator-policy';
 
 /** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
 export const LINEAR_PATTERNS = 'grove-linear-patterns';
@@ -28,6 +29,7 @@ export const LINEAR_PATTERNS = 'grove-linear-patterns';
 export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   const input = validateInput(AiretryInputSchema, raw, 'airetry input');
   reportRun({ kind: 'airetry', status: 'running' });
+  await enforcePolicy('airetry', input).catch(failRun);
   const port = workflowPort(input.llm);
   const onSamples = ({ calls }: { calls: number }) => {
     reportRun({ calls, tokens: call.usage.totalTokens });

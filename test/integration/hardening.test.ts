@@ -1,4 +1,8 @@
+import { describeFailure } from '../../client/cli/describe-failure';
+import { quickstartInput } from '../support/in-process-agent';
+import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
+import { rejection } from '../support/rejection';
 import { groveClient } from '../support/temporal-env';
 
 /** What a user can send must not freeze a worker, spend without limit, borrow a pool or leak a secret. */
@@ -21,4 +25,50 @@ test('catastrophic user patterns finish in linear time while other runs on the s
     // Without linear-time matching each check evaluation blocks a workflow task for hours: the runs
     // never end (Temporal's deadlock detector fails the task, which is retried forever) and this test times out.
   });
+});
+
+test('a run that asks for more than the operator allows: rejected before start by the client, failed at once when started raw', async () => {
+  const greedy = colorGameInput({ config: { nSamples: 2, maxCalls: 1e9 } });
+  await suite.withWorker(async (taskQueue) => {
+    const grove = groveClient(suite.env, taskQueue);
+    await expect(grove.start('airetry', greedy, { workflowId: `${taskQueue}-client` })).rejects.toThrow(
+      'invalid airetry input: config.maxCalls: 1000000000 is above the operator limit of 1000 (maxCalls)',
+    );
+    await expect(suite.env.client.workflow.getHandle(`${taskQueue}-client`).describe()).rejects.toThrow(/not found/i);
+
+    // Any Temporal client (another language, a script) can start it by name: the worker's policy still holds.
+    const raw = await suite.env.client.workflow.start('airetry', { taskQueue, workflowId: `${taskQueue}-raw`, args: [greedy] });
+    const failure = await rejection(raw.result());
+    expect(describeFailure(failure)).toBe('invalid airetry input: config.maxCalls: 1000000000 is above the operator limit of 1000 (maxCalls)');
+    const borrowed = await suite.env.client.workflow.start('generate', {
+      taskQueue,
+      workflowId: `${taskQueue}-borrow`,
+      args: [{ prompt: 'hi', llm: { taskQueue: 'someone-elses-pool' } }],
+    });
+    expect(describeFailure(await rejection(borrowed.result()))).toMatch(/^invalid generate input: llm\.taskQueue: task queue "someone-elses-pool" is not allowed for this run/);
+    expect(suite.model.stats().requests.filter((r) => r.callKey?.startsWith(`${taskQueue}-`))).toEqual([]);
+  });
+});
+
+test('a search with no budget is bounded by the operator ceilings; a wide round runs in waves', async () => {
+  await suite.withWorker(async (taskQueue) => {
+    const grove = groveClient(suite.env, taskQueue);
+    const handle = await grove.start('agent', quickstartInput({ algorithm: 'greedy' }));
+    await handle.result();
+    expect(await handle.query<{ budget: unknown }>('progress')).toMatchObject({ budget: { maxCalls: 1000, maxTokens: 10_000_000 } });
+  });
+  // 96 single samples in one round, each answered in 300 ms: sent in a sliding window of 64, not at once.
+  const wide = { prompt: 'wide', model: 'echo', config: { nSamples: 96, maxCalls: 96, maxRetries: 0 }, checks: [{ kind: 'lowercase' as const }] };
+  suite.model.reset();
+  suite.model.addFault({ match: { model: 'echo' }, action: { kind: 'latency', ms: 300 }, times: 0 });
+  await suite.withWorker(
+    async (taskQueue) => {
+      const result = await groveClient(suite.env, taskQueue, { maxFanOut: 128 }).run('airetry', wide);
+      expect(result.calls).toBe(96);
+      expect(suite.model.stats().total).toMatchObject({ completed: 96, peakInFlight: 64 });
+      suite.model.clearFaults();
+    },
+    {},
+    { maxFanOut: 128 },
+  );
 });

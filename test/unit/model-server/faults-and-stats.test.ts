@@ -162,7 +162,7 @@ describe('control routes', () => {
     await client.chat.completions.create(ask('echo'));
 
     const stats = (await (await fetch(`${h.server.url}/_grove/stats`)).json()) as ServerStats;
-    expect(stats.total).toEqual({ received: 2, completed: 1, failed: 1, aborted: 0, inFlight: 0 });
+    expect(stats.total).toEqual({ received: 2, completed: 1, failed: 1, aborted: 0, inFlight: 0, peakInFlight: 1 });
     expect(stats.byModel.assistant.failed).toBe(1);
 
     const reset = await rawPost(`${h.server.url}/_grove/reset`, {});
