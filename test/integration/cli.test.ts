@@ -67,6 +67,13 @@ test('bad model configuration: one line naming the variable', async () => {
   expect(badUrl.code).toBe(1);
   expect(oneLine(badUrl.stderr)).toEqual(['grove: OPENAI_BASE_URL=not-a-url is invalid: must be a URL such as http://localhost:8000/v1']);
 
+  const withPassword = await grove(['worker'], { OPENAI_BASE_URL: 'http://proxy-user:Pr0xyPassw0rd@127.0.0.1:9/v1', TEMPORAL_ADDRESS: env.address });
+  expect(withPassword.code).toBe(1);
+  expect(oneLine(withPassword.stderr)).toEqual([
+    'grove: OPENAI_BASE_URL has credentials in it (http://proxy-user:***@127.0.0.1:9/v1): a URL ends up in logs, errors and run histories. Put the key in OPENAI_API_KEY (sent as a bearer token), or configure a proxy\'s own credentials on the proxy',
+  ]);
+  expect(withPassword.stdout + withPassword.stderr).not.toContain('Pr0xyPassw0rd');
+
   const noKey = await grove(['worker'], { TEMPORAL_ADDRESS: env.address });
   expect(oneLine(noKey.stderr)).toEqual([
     'grove: OPENAI_API_KEY is not set: set it for api.openai.com, or set OPENAI_BASE_URL to a local OpenAI-compatible server',

@@ -34,6 +34,7 @@ const workerEnvFor = (taskQueue: string) => ({
   GROVE_TASK_QUEUE: taskQueue,
   OPENAI_BASE_URL: model.baseURL,
   OPENAI_API_KEY: 'test-key',
+  GROVE_SEND_CALL_KEY: '1',
   GROVE_STORE_DIR: storeDir,
   GROVE_WORKFLOW_BUNDLE: env.bundlePath,
   GROVE_WORKER_MODULE: 'examples/worker-module.ts',

@@ -45,7 +45,7 @@ export function uniqueTaskQueue(prefix: string): string {
 }
 
 export function testLlmConfig(baseURL: string, overrides: Partial<LlmConfig> = {}): LlmConfig {
-  return llmConfigFromEnv({}, { baseURL, apiKey: 'test-key', defaultModel: 'assistant', heartbeatIntervalMs: 200, ...overrides });
+  return llmConfigFromEnv({}, { baseURL, apiKey: 'test-key', defaultModel: 'assistant', heartbeatIntervalMs: 200, sendCallKey: true, ...overrides });
 }
 
 /** A grove worker on its own task queue, against the shared server and bundle. */
