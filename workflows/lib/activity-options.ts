@@ -20,7 +20,7 @@ export function activityOptions(settings: LlmSettings, nonRetryableErrorTypes: s
       initialInterval: settings.initialRetryMs,
       backoffCoefficient: 2,
       maximumInterval: settings.maxRetryIntervalMs,
-      maximumAttempts: over.maxAttempts ?? settings.maxAttempts,
+      maximumAttempts: (over.maxAttempts ?? settings.maxAttempts) || undefined, // 0: no cap within the window
       nonRetryableErrorTypes,
     },
   };
