@@ -32,6 +32,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Pr
     llm,
     tools: extra.tools,
     evaluators: extra.evaluators,
+    store: extra.store,
     workflowsPath: extra.workflowsPath,
     workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
     workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,
