@@ -2,7 +2,10 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { ConversationDelta } from '../core/conversation/delta';
 import type { Message } from '../core/schemas/messages';
-import { parseInput } from '../core/schemas/parse-input';
+import { GroveInputError, parseInput } from '../core/schemas/parse-input';
+import { loadPolicy } from '../activities/policy/load-policy';
+import { policyViolations, type OperatorPolicyInput, type OperatorPolicy } from '../core/policy/operator-policy';
+import { checkPayload } from './input-guards';
 import { SampleTree } from '../core/tree/sample-tree';
 import { formatCallTree } from '../core/airetry/format-call-tree';
 import { GroveKind, GroveStatus } from '../workflows/search-attributes';
@@ -27,12 +30,18 @@ export interface StartOptions {
  * const { output } = await grove.run('generate', { prompt: 'Say hi!' });
  */
 export class GroveClient {
+  /** What one run may do; inputs beyond it are rejected before they start (workers hold runs to their own). */
+  readonly policy: OperatorPolicy;
+
   constructor(
     readonly temporal: Client,
     readonly taskQueue = 'grove',
     /** How this client reached Temporal (address, the setting that chose it, the UI's address). */
     readonly settings?: TemporalConnectionSettings,
-  ) {}
+    policy?: OperatorPolicyInput,
+  ) {
+    this.policy = loadPolicy(policy);
+  }
 
   /**
    * Connects with the Temporal settings of the environment (`temporalSettings`: the standard
@@ -40,9 +49,9 @@ export class GroveClient {
    * `GROVE_TEMPORAL_PORT`), or the given ones. Fails in one line naming the address tried and
    * the setting that chose it.
    */
-  static async connect(opts: { settings?: TemporalConnectionSettings; taskQueue?: string } = {}): Promise<GroveClient> {
+  static async connect(opts: { settings?: TemporalConnectionSettings; taskQueue?: string; policy?: OperatorPolicyInput } = {}): Promise<GroveClient> {
     const settings = opts.settings ?? temporalSettings();
-    return new GroveClient(await connectClient(settings), opts.taskQueue ?? process.env.GROVE_TASK_QUEUE ?? 'grove', settings);
+    return new GroveClient(await connectClient(settings), opts.taskQueue ?? process.env.GROVE_TASK_QUEUE ?? 'grove', settings, opts.policy);
   }
 
   /** The run's page in the Temporal Web UI, when the UI's address is known. */
@@ -53,10 +62,14 @@ export class GroveClient {
   /** Validates `input` and starts the run; resolves once the server accepted it. */
   async start<K extends RunKindName>(kind: K, input: RunInput<K>, opts: StartOptions = {}): Promise<WorkflowHandle> {
     const spec = RUN_KINDS[kind];
+    checkPayload(kind, input);
     const parsed = parseInput(spec.schema, input, `${kind} input`);
+    const taskQueue = opts.taskQueue ?? this.taskQueue;
+    const problems = policyViolations(kind, parsed as Record<string, unknown>, this.policy, taskQueue);
+    if (problems.length > 0) throw new GroveInputError(`invalid ${kind} input: ${problems.join('; ')}`);
     await ensureSearchAttributes(this.temporal);
     return this.temporal.workflow.start(spec.workflowType, {
-      taskQueue: opts.taskQueue ?? this.taskQueue,
+      taskQueue,
       workflowId: opts.workflowId ?? `${kind}-${randomUUID().slice(0, 8)}`,
       args: [input],
       staticSummary: spec.summary(parsed as never),

@@ -5,6 +5,7 @@ import type { AnyToolDefinition } from '../activities/tools';
 import type { MessageStore } from '../activities/store/message-store';
 import type { StoreSettings } from '../activities/store/open-store';
 import { GrovePlugin } from './grove-plugin';
+import type { OperatorPolicyInput } from '../core/policy/operator-policy';
 
 export interface GroveWorkerOptions {
   connection: NativeConnection;
@@ -26,6 +27,8 @@ export interface GroveWorkerOptions {
   tools?: AnyToolDefinition[];
   /** Custom evaluators the search agents may use by name. */
   evaluators?: EvaluatorDefinition[];
+  /** What one run may do; `GROVE_POLICY_FILE` or safe defaults when omitted. */
+  policy?: OperatorPolicyInput;
   /** More activities to serve beside grove's. */
   activities?: Record<string, (...args: any[]) => Promise<unknown>>;
   /** Anything else Temporal's `WorkerOptions` accepts (concurrency, tuner, identity...). */
@@ -42,7 +45,7 @@ export interface GroveWorkerOptions {
  * await worker.run();
  */
 export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worker> {
-  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, evaluators: opts.evaluators });
+  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, evaluators: opts.evaluators, policy: opts.policy });
   await plugin.store.check();
   return Worker.create({
     connection: opts.connection,

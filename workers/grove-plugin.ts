@@ -6,6 +6,9 @@ import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
 import type { MessageStore } from '../activities/store/message-store';
 import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
 import type { AnyToolDefinition } from '../activities/tools';
+import { loadPolicy } from '../activities/policy/load-policy';
+import { redactError, secretRedactor } from '../activities/secrets/secret-redactor';
+import type { OperatorPolicyInput } from '../core/policy/operator-policy';
 import { PREBUILT_BUNDLE, prebuiltMatches, WORKFLOWS_PATH } from './workflow-bundle';
 
 export interface GrovePluginOptions {
@@ -17,6 +20,8 @@ export interface GrovePluginOptions {
   tools?: AnyToolDefinition[];
   /** Custom evaluators the search agents may use by name. */
   evaluators?: EvaluatorDefinition[];
+  /** What one run may do (spend, fan-out, delays, task queues); `GROVE_POLICY_FILE` or safe defaults when omitted. */
+  policy?: OperatorPolicyInput;
 }
 
 /**
@@ -50,9 +55,27 @@ export class GrovePlugin extends SimplePlugin {
     // A store the plugin opened from a URL is the plugin's to close; one it was given is not.
     const owned = opts.store === undefined || typeof opts.store === 'string' || !('get' in opts.store);
     const llm = llmConfigFromEnv(process.env, opts.llm ?? {});
+    const redact = secretRedactor();
     super({
       name: 'grove',
-      activities: createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators }),
+      // Known secrets never leave the worker in an activity's error (it is recorded in history and logged).
+      workerInterceptors: {
+        activity: [
+          () => ({
+            inbound: {
+              async execute(input, next) {
+                try {
+                  return await next(input);
+                } catch (err) {
+                  redactError(err, redact);
+                  throw err;
+                }
+              },
+            },
+          }),
+        ],
+      },
+      activities: createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators, policy: loadPolicy(opts.policy) }),
       runContext: async (next) => {
         await store.check();
         try {

@@ -10,7 +10,8 @@
  * worker takes over after a crash; Temporal's default 10 s).
  * Stops cleanly on SIGINT/SIGTERM: running activities finish or are handed back to the server.
  */
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { groveWorkerLogger } from './worker-logger';
 import { llmConfigFromEnv } from '../activities/llm/llm-config';
 import { connectWorker } from '../client/temporal-server/connect';
 import { temporalSettings } from '../client/temporal-server/connection-options';
@@ -18,7 +19,7 @@ import { createGroveWorker } from './create-worker';
 import { loadWorkerModule } from './worker-module';
 
 export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  Runtime.install({ logger: new DefaultLogger((env.GROVE_LOG_LEVEL as 'WARN') ?? 'WARN') });
+  Runtime.install({ logger: groveWorkerLogger((env.GROVE_LOG_LEVEL as 'WARN') ?? 'WARN') });
   const settings = temporalSettings(env);
   const taskQueue = env.GROVE_TASK_QUEUE ?? 'grove';
   const llm = llmConfigFromEnv(env);
@@ -31,6 +32,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Pr
     llm,
     tools: extra.tools,
     evaluators: extra.evaluators,
+    store: extra.store,
     workflowsPath: extra.workflowsPath,
     workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
     workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,

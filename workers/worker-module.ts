@@ -1,11 +1,16 @@
 import { resolve } from 'node:path';
 import type { EvaluatorDefinition } from '../activities/evaluators';
 import type { AnyToolDefinition } from '../activities/tools';
+import type { MessageStore } from '../activities/store/message-store';
 
-/** A module that adds tools and evaluators to a worker: `export const tools = [...]; export const evaluators = [...]`. */
+/**
+ * A module that adds to a worker: `export const tools = [...]; export const evaluators = [...]`,
+ * optionally a message store of its own (`export const store = ...`, any `MessageStore`).
+ */
 export interface WorkerModule {
   tools?: AnyToolDefinition[];
   evaluators?: EvaluatorDefinition[];
+  store?: MessageStore;
   /** A workflows file to bundle instead of grove's (it should re-export grove's workflows). */
   workflowsPath?: string;
 }
@@ -30,7 +35,8 @@ export function loadWorkerModule(path: string): WorkerModule {
   for (const key of ['tools', 'evaluators'] as const) {
     if (loaded[key] !== undefined && !Array.isArray(loaded[key])) throw new Error(`worker module ${path}: \`${key}\` must be an array`);
   }
-  return { tools: loaded.tools, evaluators: loaded.evaluators, workflowsPath: loaded.workflowsPath && resolve(loaded.workflowsPath) };
+  if (loaded.store !== undefined && typeof (loaded.store as { get?: unknown }).get !== 'function') throw new Error(`worker module ${path}: \`store\` must be a MessageStore`);
+  return { tools: loaded.tools, evaluators: loaded.evaluators, store: loaded.store, workflowsPath: loaded.workflowsPath && resolve(loaded.workflowsPath) };
 }
 
 let typescript = false;

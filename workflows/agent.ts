@@ -13,6 +13,8 @@ import { historyIsLong, workflowAgentPort } from './lib/agent-port';
 import { failRun, reportRun } from './lib/run-status';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
+import { enforcePolicy } from './lib/operator-policy';
+import { boundedBudget } from '../core/policy/operator-policy';
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');
@@ -32,7 +34,11 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  * }] });
  */
 export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise<AgentResult> {
-  const options = validateInput(AgentInputSchema, raw, 'agent input');
+  const input = validateInput(AgentInputSchema, raw, 'agent input');
+  if (!carried) reportRun({ kind: `agent:${input.algorithm}`, status: 'running' });
+  const policy = await enforcePolicy('agent', input).catch(failRun);
+  // Budgets the input leaves out default to the operator's ceilings: no search is unbounded.
+  const options = policy ? { ...input, budget: boundedBudget(input.budget, policy) } : input;
   const port = workflowAgentPort(options);
   try {
     let state: SearchState;
@@ -40,7 +46,6 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
       state = SearchState.fromJSON(carried);
       setLedgerGeneration(state.counters.handovers);
     } else {
-      reportRun({ kind: `agent:${options.algorithm}`, status: 'running' });
       const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
       state = SearchState.create(prompt, await port.describeTools(options.tools), Date.now());
     }
@@ -72,7 +77,15 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
       budget: options.budget,
     }));
 
-    const outcome = await runSearch(ctx, { beforeStep: async () => (historyIsLong() ? 'handover' : 'continue') });
+    const outcome = await runSearch(ctx, {
+      beforeStep: async () => {
+        if (!historyIsLong()) return 'continue';
+        if (policy && state.counters.handovers >= policy.maxGenerations) {
+          return { kind: 'maxGenerations', message: `The search handed over ${state.counters.handovers} times, the operator's limit (maxGenerations).` };
+        }
+        return 'handover';
+      },
+    });
     if (outcome === 'handover') {
       state.counters.handovers += 1;
       await condition(allHandlersFinished);

@@ -1,4 +1,4 @@
-import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
+import { ApplicationFailure, patched, setCurrentDetails } from '@temporalio/workflow';
 import { callFromInput, runChecks } from '../core/airetry/ready-made';
 import type { JudgeRunner } from '../core/airetry/checks';
 import { RetryBudgetError } from '../core/errors';
@@ -8,6 +8,10 @@ import { llmJudge } from './api/llm-judge';
 import { workflowPort, workflowRng } from './api/workflow-port';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
+import { enforcePolicy } from './lib/operator-policy';
+
+/** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
+export const LINEAR_PATTERNS = 'grove-linear-patterns';
 
 /**
  * The ready-made self-fixing call for backend services: generate (or extract, or classify),
@@ -25,17 +29,20 @@ import { validateInput } from './lib/validate-input';
 export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   const input = validateInput(AiretryInputSchema, raw, 'airetry input');
   reportRun({ kind: 'airetry', status: 'running' });
+  await enforcePolicy('airetry', input).catch(failRun);
   const port = workflowPort(input.llm);
   const onSamples = ({ calls }: { calls: number }) => {
     reportRun({ calls, tokens: call.usage.totalTokens });
     setCurrentDetails(`**airetry** — ${calls} samples, ${call.config.retries} retries\n\n\`\`\`\n${treeText(call, true)}\n\`\`\``);
   };
-  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed));
+  // Patterns in checks and schemas are matched in linear time; runs recorded before keep their engine.
+  const patterns = patched(LINEAR_PATTERNS) ? 'linear' : 'native';
+  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), patterns);
   exposeCall(call);
   const judge: JudgeRunner = async (c, question, model) => llmJudge(question, { model, llm: input.llm })(c);
   let outcomes: { name: string; passed: boolean }[];
   try {
-    outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }));
+    outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }), patterns);
   } catch (err) {
     if (RetryBudgetError.isInstance(err)) {
       reportRun({ status: 'exhausted' });

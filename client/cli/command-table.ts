@@ -26,7 +26,8 @@ export const COMMANDS: Record<string, Command> = {
   Starts (or reuses) a local Temporal dev server with its Web UI, a grove worker, and — when no
   OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's scripted model server. The message store is
   GROVE_STORE_URL, else the folder .grove/store, or with --store postgres a local PostgreSQL
-  (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). Runs until Ctrl-C.`,
+  (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). Runs until Ctrl-C; a
+  dev server that dies is started again, and nothing it started outlives it.`,
     load: async () => (require('./commands/dev') as typeof import('./commands/dev')).devCommand,
   },
   'run': {

@@ -16,6 +16,7 @@ const KNOWN = new Set([
   'StoreUnavailableError',
   'StoreConfigError',
   'PostgresNotFoundError',
+  'PolicyConfigError',
 ]);
 const USAGE = new Set(['UsageError', 'GroveInvalidInput']);
 

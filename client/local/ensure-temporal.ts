@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { groveHome } from '../../runtime/paths';
 import { temporalSettings, type TemporalConnectionSettings } from '../temporal-server/connection-options';
-import { answers, startDevServer } from '../temporal-server/dev-server';
+import { answers, startDevServer, type DevServer } from '../temporal-server/dev-server';
 import { isListening } from '../temporal-server/ports';
 
 export interface TemporalTarget {
@@ -16,13 +16,14 @@ export interface TemporalTarget {
  * (`TEMPORAL_ADDRESS`, a `TEMPORAL_PROFILE`, see `temporalSettings`); else a dev server already
  * answering on the local port; else a new dev server with its state in `.grove/temporal.db`, so
  * runs survive restarts and stay visible in the UI. Ports: `GROVE_TEMPORAL_PORT` (7233) and
- * `GROVE_UI_PORT` (port + 1000).
+ * `GROVE_UI_PORT` (port + 1000). With `supervise`, a server it started is started again when it
+ * dies; it never outlives this process.
  *
  * @example
  * const temporal = await ensureTemporal({ log: console.log });
  * console.log(temporal.settings.uiUrl); // http://127.0.0.1:8233
  */
-export async function ensureTemporal(opts: { log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<TemporalTarget> {
+export async function ensureTemporal(opts: { log?: (line: string) => void; env?: NodeJS.ProcessEnv; supervise?: boolean } = {}): Promise<TemporalTarget> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   const settings = temporalSettings(env);
@@ -41,6 +42,35 @@ export async function ensureTemporal(opts: { log?: (line: string) => void; env?:
     throw new Error(`port ${port} is in use by something that is not a Temporal server: set GROVE_TEMPORAL_PORT to a free port`);
   }
   const uiFree = !(await isListening(host, uiPort));
-  const server = await startDevServer({ port, uiPort: uiFree ? uiPort : false, dbFile: join(groveHome(env), 'temporal.db'), log });
-  return { settings: { ...settings, uiUrl: server.uiUrl }, started: true, stop: () => server.stop() };
+  const start = () => startDevServer({ port, uiPort: uiFree ? uiPort : false, dbFile: join(groveHome(env), 'temporal.db'), log });
+  let server = await start();
+  let stopped = false;
+  if (opts.supervise) {
+    // A dev server that dies is started again on the same database: runs resume where they were.
+    const watch = (current: DevServer): void => {
+      void current.exited.then(async (code) => {
+        if (stopped) return;
+        log(`temporal: the dev server exited (code ${code}); starting it again on the same database`);
+        for (let attempt = 1; !stopped; attempt++) {
+          try {
+            server = await start();
+            watch(server);
+            return;
+          } catch (err) {
+            log(`temporal: restart ${attempt} failed: ${(err as Error).message}`);
+            await new Promise((r) => setTimeout(r, Math.min(30_000, 1000 * 2 ** attempt)));
+          }
+        }
+      });
+    };
+    watch(server);
+  }
+  return {
+    settings: { ...settings, uiUrl: server.uiUrl },
+    started: true,
+    stop: async () => {
+      stopped = true;
+      await server.stop();
+    },
+  };
 }

@@ -1,4 +1,5 @@
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { Runtime, type Worker } from '@temporalio/worker';
+import { groveWorkerLogger } from '../../workers/worker-logger';
 import { join } from 'node:path';
 import { moduleFile } from '../../runtime/paths';
 import type { LlmConfig } from '../../activities/llm/llm-config';
@@ -28,7 +29,7 @@ export async function startLocalWorker(opts: {
 }) {
   const extra = opts.module ?? loadWorkerModule(process.env.GROVE_WORKER_MODULE ?? DEFAULT_WORKER_MODULE);
   if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: groveWorkerLogger('WARN') });
     runtimeInstalled = true;
   }
   const connection = await connectWorker(opts.settings);

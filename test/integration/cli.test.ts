@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,9 @@ import { resolveTemporalCli } from '../../client/temporal-server/cli-binary';
 import { freePort } from '../../client/temporal-server/ports';
 import { startModelServer, type ModelServer } from '../../model-server';
 import { QUICKSTART, quickstartInput } from '../support/in-process-agent';
-import { runCli } from '../support/run-cli';
+import { ROOT, runCli } from '../support/run-cli';
+import { answers } from '../../client/temporal-server/dev-server';
+import { until } from '../../workers/worker-process';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 
 let env: TestEnv;
@@ -66,6 +69,13 @@ test('bad model configuration: one line naming the variable', async () => {
   const badUrl = await grove(['worker'], { OPENAI_BASE_URL: 'not-a-url', TEMPORAL_ADDRESS: env.address });
   expect(badUrl.code).toBe(1);
   expect(oneLine(badUrl.stderr)).toEqual(['grove: OPENAI_BASE_URL=not-a-url is invalid: must be a URL such as http://localhost:8000/v1']);
+
+  const withPassword = await grove(['worker'], { OPENAI_BASE_URL: 'http://proxy-user:Pr0xyPassw0rd@127.0.0.1:9/v1', TEMPORAL_ADDRESS: env.address });
+  expect(withPassword.code).toBe(1);
+  expect(oneLine(withPassword.stderr)).toEqual([
+    'grove: OPENAI_BASE_URL has credentials in it (http://proxy-user:***@127.0.0.1:9/v1): a URL ends up in logs, errors and run histories. Put the key in OPENAI_API_KEY (sent as a bearer token), or configure a proxy\'s own credentials on the proxy',
+  ]);
+  expect(withPassword.stdout + withPassword.stderr).not.toContain('Pr0xyPassw0rd');
 
   const noKey = await grove(['worker'], { TEMPORAL_ADDRESS: env.address });
   expect(oneLine(noKey.stderr)).toEqual([
@@ -195,3 +205,33 @@ test('--help for every command, --version, and help on a bad command', async () 
   expect(unknown.code).toBe(2);
   expect(oneLine(unknown.stderr)[0]).toMatch(/^grove: unknown command "frobnicate" \(commands: demo, dev, run/);
 });
+
+test('grove dev restarts a Temporal server that died, and leaves nothing running when it is killed', async () => {
+  const cli = await resolveTemporalCli();
+  const home = join(scratch, 'dev-home');
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const dev = spawn(process.execPath, [join(ROOT, 'bin', 'grove'), 'dev'], {
+    cwd: ROOT,
+    env: { ...process.env, GROVE_HOME: home, GROVE_TEMPORAL_PORT: String(port), GROVE_UI_PORT: String(uiPort), TEMPORAL_CLI_PATH: cli.path, TEMPORAL_ADDRESS: undefined },
+  });
+  let output = '';
+  dev.stdout.on('data', (d: Buffer) => (output += d));
+  dev.stderr.on('data', (d: Buffer) => (output += d));
+  const serverPids = () =>
+    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(join(home, 'temporal.db')) && !l.includes(' sh -c '))
+      .map((l) => Number(l.trim().split(/\s+/)[0]));
+  try {
+    await until(() => output.includes('grove dev: worker on task queue'), 60_000, 'grove dev to start');
+    const [first] = serverPids();
+    expect(first).toBeGreaterThan(0);
+    process.kill(first, 'SIGKILL');
+    await until(() => output.includes('the dev server exited') && /dev server ready on .*\n[\s\S]*dev server ready on/.test(output), 60_000, 'the restart');
+    await until(() => answers(`127.0.0.1:${port}`, 'default').catch(() => false), 30_000, 'the restarted server to answer');
+    expect(serverPids()).not.toContain(first);
+  } finally {
+    dev.kill('SIGKILL');
+  }
+  await until(() => serverPids().length === 0, 20_000, 'the dev server to stop with grove dev');
+}, 150_000);

@@ -6,6 +6,7 @@ import { MemoryMessageStore } from '../../activities/store/memory-message-store'
 import type { MessageStore } from '../../activities/store/message-store';
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { GroveClient } from '../../client/grove-client';
+import type { OperatorPolicyInput } from '../../core/policy/operator-policy';
 import { createGroveWorker, type GroveWorkerOptions } from '../../workers/create-worker';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../../examples/tools';
@@ -44,7 +45,7 @@ export function uniqueTaskQueue(prefix: string): string {
 }
 
 export function testLlmConfig(baseURL: string, overrides: Partial<LlmConfig> = {}): LlmConfig {
-  return llmConfigFromEnv({}, { baseURL, apiKey: 'test-key', defaultModel: 'assistant', heartbeatIntervalMs: 200, ...overrides });
+  return llmConfigFromEnv({}, { baseURL, apiKey: 'test-key', defaultModel: 'assistant', heartbeatIntervalMs: 200, sendCallKey: true, ...overrides });
 }
 
 /** A grove worker on its own task queue, against the shared server and bundle. */
@@ -62,6 +63,6 @@ export async function testWorker(
   });
 }
 
-export function groveClient(env: TestEnv, taskQueue: string): GroveClient {
-  return new GroveClient(env.client, taskQueue);
+export function groveClient(env: TestEnv, taskQueue: string, policy?: OperatorPolicyInput): GroveClient {
+  return new GroveClient(env.client, taskQueue, undefined, policy);
 }

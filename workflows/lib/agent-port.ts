@@ -28,7 +28,7 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
   const llmOptions = activityOptions(llm, NON_RETRYABLE_AGENT_FAILURES);
   const toolOptions: ActivityOptions = {
-    ...activityOptions(llm, NON_RETRYABLE_AGENT_FAILURES, { maxAttempts: Math.min(llm.maxAttempts, 3) }),
+    ...activityOptions(llm, NON_RETRYABLE_AGENT_FAILURES, { maxAttempts: llm.maxAttempts === 0 ? 3 : Math.min(llm.maxAttempts, 3) }),
     taskQueue: options.toolTaskQueue,
   };
   const evaluatorOptions: ActivityOptions = { ...llmOptions, taskQueue: options.evaluatorTaskQueue ?? llm.taskQueue };

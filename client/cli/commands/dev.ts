@@ -10,7 +10,7 @@ export async function devCommand(args: string[], io: { out: (line: string) => vo
   const kind = values.store ?? 'folder';
   if (kind !== 'folder' && kind !== 'postgres') throw new UsageError(`dev: --store must be "folder" or "postgres", got "${kind}"`);
   const store = await ensureStore(kind, { log: io.out });
-  const temporal = await ensureTemporal({ log: io.out });
+  const temporal = await ensureTemporal({ log: io.out, supervise: true });
   const model = await ensureModel({ log: io.out });
   const worker = await startLocalWorker({ settings: temporal.settings, llm: model.llm, taskQueue, store: store.settings });
   io.out(`grove dev: worker on task queue "${taskQueue}"${temporal.settings.uiUrl ? `; Temporal UI at ${temporal.settings.uiUrl}` : ''}`);
