@@ -60,6 +60,16 @@ grove run agent --input FILE.json [common options]
   Cancels a run: in-flight model calls are aborted and the run ends as cancelled.`,
     load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).cancelCommand,
   },
+  'ui': {
+    help: `grove ui [--port 8234] [--host 127.0.0.1] [--poll-ms 1000]
+grove ui export WORKFLOW_ID [--out FILE.html]
+  The live tree viewer on this machine: a web page listing the runs (filter by status and kind) and
+  drawing each run's tree as it grows — scores, visits, statuses, the best path — with every node's
+  conversation, tool calls, feedback and evaluator reasoning. Port GROVE_VIEWER_PORT (default 8234),
+  bound to 127.0.0.1 unless --host says otherwise; it only reads. export writes one run as a single
+  HTML file that opens anywhere without a server (default WORKFLOW_ID.html; --out - prints it).`,
+    load: async () => (require('./commands/ui') as typeof import('./commands/ui')).uiCommand,
+  },
   'schema': {
     help: `grove schema generate|airetry|agent
   Prints the JSON Schema of a ready-made workflow's input (also in docs/schemas/).`,

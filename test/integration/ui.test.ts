@@ -1,0 +1,224 @@
+import type { Worker } from '@temporalio/worker';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { FileMessageStore } from '../../activities/store/file-message-store';
+import type { AgentResult } from '../../core/agents/agent-result';
+import { RunSource } from '../../ui/server/run-source';
+import { startUiServer, type UiServer } from '../../ui/server/ui-server';
+import type { ViewerProbe } from '../../ui/model/viewer-probe';
+import { artifact, openBrowser } from '../support/browser';
+import { QUICKSTART, quickstartInput } from '../support/in-process-agent';
+import { colorGameInput } from '../support/inputs';
+import { runCli } from '../support/run-cli';
+import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
+import { startModelServer, type ModelServer } from '../../model-server';
+
+/**
+ * The viewer in a real browser (Debian's Chromium): a live search grows on its page without a
+ * reload, a click on a node shows its conversation, and an exported file shows the same run
+ * with no server and no requests. Screenshots go to test/artifacts/.
+ */
+let env: TestEnv;
+let model: ModelServer;
+let worker: Worker;
+let running: Promise<void>;
+let server: UiServer;
+let browser: Browser;
+const taskQueue = uniqueTaskQueue('ui');
+const storeDir = mkdtempSync(join(process.env.GROVE_TEST_DIR ?? '/tmp', 'ui-store-'));
+
+beforeAll(async () => {
+  env = await openTestEnv();
+  model = await startModelServer();
+  const store = new FileMessageStore(storeDir);
+  worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL), store });
+  running = worker.run();
+  server = await startUiServer({ source: new RunSource({ client: env.client, store, temporalUiUrl: 'http://127.0.0.1:8233' }), port: 0, pollMs: 200 });
+  browser = await openBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  worker?.shutdown();
+  await running;
+  await model?.close();
+  await env?.close();
+});
+
+// What the browser-side callbacks below see (they run in the page, not in node).
+declare const window: { groveViewer?: ViewerProbe; marker?: number };
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+
+const probe = (page: Page) => page.evaluate(() => ({ ...window.groveViewer, screenPosition: undefined }) as Omit<ViewerProbe, 'screenPosition'>);
+
+async function clickNode(page: Page, id: number): Promise<void> {
+  const at = await page.evaluate((n) => window.groveViewer!.screenPosition(n), id);
+  if (!at) throw new Error(`node ${id} is not drawn`);
+  await page.mouse.click(at.x, at.y);
+  await page.locator(`.node-panel[data-node="${id}"]`).waitFor();
+}
+
+test('a live search grows on its page without a reload; clicking a node shows its conversation', async () => {
+  // Slow models: the search takes a few seconds, so the page sees it grow.
+  model.addFault({ match: { model: 'multiplier' }, action: { kind: 'latency', ms: 500 }, times: 0 });
+  model.addFault({ match: { model: 'multiplier-judge' }, action: { kind: 'latency', ms: 250 }, times: 0 });
+  const handle = await groveClient(env, taskQueue).start('agent', quickstartInput({ model: 'multiplier?p=0.4&guess=0.2', seed: 7, budget: { maxCalls: 40 } }));
+  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  await page.goto(`${server.url}#/?kind=agent&status=running`);
+  await page.locator(`tr[data-workflow-id="${handle.workflowId}"]`).waitFor();
+  await expect(page.locator(`tr[data-workflow-id="${handle.workflowId}"]`).innerText()).resolves.toMatch(/agent:mcts\s+running/);
+  await page.locator(`tr[data-workflow-id="${handle.workflowId}"] a`).first().click();
+  await page.waitForFunction(() => (window.groveViewer?.nodes ?? 0) >= 1);
+  await page.evaluate(() => (window.marker = 42));
+
+  const seen: { nodes: number; live: boolean }[] = [];
+  const result = handle.result() as Promise<AgentResult>;
+  let done = false;
+  void result.finally(() => (done = true));
+  while (!done) {
+    const p = await probe(page);
+    seen.push({ nodes: p.nodes, live: p.live });
+    await page.waitForTimeout(150);
+  }
+  const final = await result;
+  await page.waitForFunction(() => window.groveViewer?.live === false, undefined, { timeout: 10_000 });
+  const last = await probe(page);
+
+  const liveCounts = [...new Set(seen.filter((s) => s.live).map((s) => s.nodes))];
+  expect(liveCounts.length).toBeGreaterThanOrEqual(2); // it grew while the run worked
+  expect(liveCounts).toEqual([...liveCounts].sort((a, b) => a - b));
+  expect(last.nodes).toBe(final.nodes);
+  expect(last.bestPath[last.bestPath.length - 1]).toBe(final.bestNodeId);
+  expect(await page.evaluate(() => window.marker)).toBe(42); // same page, never reloaded
+  await expect(page.getByTestId('run-status').innerText()).resolves.toBe(final.isSolution ? 'succeeded' : 'exhausted');
+  await expect(page.getByTestId('status').innerText()).resolves.toMatch(new RegExp(`^${final.nodes} nodes · ${final.nodes} shown · best path ${last.bestPath.length} · finished`));
+
+  // The first step of the best trajectory: a multiply call, its tool output and the evaluator's reasoning.
+  const step = last.bestPath[1];
+  await clickNode(page, step);
+  const panel = page.locator('.node-panel');
+  await expect(panel.locator('.message.own.assistant .tool-call').first().innerText()).resolves.toMatch(/^→ multiply\(/);
+  await expect(panel.locator('.message.own.tool').first().innerText()).resolves.toMatch(/tool output/i);
+  await expect(panel.locator('.reasoning').innerText()).resolves.toMatch(/Evaluator reasoning\s+\S+/);
+  await expect(panel.locator('.inherited').innerText()).resolves.toContain(QUICKSTART);
+  await page.screenshot({ path: artifact('viewer-agent.png') });
+
+  // The best node's conversation is the run's answer, message for message.
+  await clickNode(page, final.bestNodeId);
+  const texts = await panel.locator('.message').count();
+  expect(texts).toBe(final.messages.length);
+
+  // Collapsing a subtree hides it (the node says how many it holds).
+  await clickNode(page, step);
+  await panel.locator('button.toggle').click();
+  await page.waitForFunction(() => document.querySelector('.node-panel .toggle')?.textContent === 'expand subtree');
+  const parents = new Map(final.tree!.nodes.map((t) => [t[0], t[1]] as const));
+  const under = [...parents.keys()].filter((id) => {
+    for (let at = parents.get(id); at !== null && at !== undefined; at = parents.get(at)) if (at === step) return true;
+    return false;
+  }).length;
+  expect(under).toBeGreaterThan(0);
+  expect((await probe(page)).shown).toBe(final.nodes - under);
+  await expect(page.getByTestId('status').innerText()).resolves.toMatch(new RegExp(`^${final.nodes} nodes · ${final.nodes - under} shown · `));
+
+  // The list's filters reach Temporal visibility.
+  await page.goto(`${server.url}#/?status=failed&kind=agent`);
+  await page.locator('table.runs').waitFor();
+  await page.waitForTimeout(500);
+  expect(await page.locator(`tr[data-workflow-id="${handle.workflowId}"]`).count()).toBe(0);
+  await page.close();
+
+  // Exported: one file, no server, no requests; the same tree and conversations.
+  const file = artifact('agent-export.html');
+  const cli = await runCli(['ui', 'export', handle.workflowId, '--out', file], { TEMPORAL_ADDRESS: env.address, GROVE_STORE_URL: storeDir });
+  expect(cli.stderr).toBe('');
+  expect(cli.stdout).toMatch(new RegExp(`^wrote .*agent-export\\.html \\(${final.nodes} nodes, \\d+ KB\\)\n$`));
+  const html = readFileSync(file, 'utf8');
+  expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+  const exported = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  const requests: string[] = [];
+  exported.on('request', (r) => requests.push(r.url()));
+  await exported.goto(`file://${file}`);
+  await exported.waitForFunction(() => (window.groveViewer?.nodes ?? 0) > 0);
+  expect((await probe(exported)).nodes).toBe(final.nodes);
+  await clickNode(exported, final.bestNodeId);
+  expect(await exported.locator('.node-panel .message').count()).toBe(final.messages.length);
+  await exported.screenshot({ path: artifact('viewer-agent-export.png') });
+  expect(requests).toEqual([`file://${file}`]);
+  await exported.close();
+});
+
+test('an airetry sample tree: failed samples carry their check feedback', async () => {
+  const result = await groveClient(env, taskQueue).run('airetry', colorGameInput());
+  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  await page.goto(`${server.url}#/run/${encodeURIComponent(result.workflowId)}`);
+  await page.waitForFunction(() => window.groveViewer?.updates === 1);
+  const p = await probe(page);
+  const tuples = (result.tree as { nodes: unknown[][] }).nodes;
+  expect(p.nodes).toBe(tuples.length);
+  expect(p.bestPath[p.bestPath.length - 1]).toBe(result.activeSampleId);
+  await expect(page.locator('.run-facts').innerText()).resolves.toMatch(/check maxWords#0\s+passed/);
+
+  const failed = tuples.find((t) => t[3] === false)!;
+  await clickNode(page, failed[0] as number);
+  const panel = page.locator('.node-panel');
+  await expect(panel.locator('.feedback').innerText()).resolves.toContain(String(failed[8]).trim().split('\n')[0]);
+  await expect(panel.locator('.inherited, .message.user').first().innerText()).resolves.toContain('Guess what color I am thinking');
+
+  await clickNode(page, result.activeSampleId);
+  const answers = await panel.locator('.message.own.assistant').allInnerTexts();
+  expect(answers[answers.length - 1]).toContain(String(result.output));
+  await page.screenshot({ path: artifact('viewer-airetry.png') });
+  await page.close();
+});
+
+test('a workflow of your own that exposes its AI call is drawn as a sample tree (read by query)', async () => {
+  const workflowId = uniqueTaskQueue('color-game');
+  const result = await env.client.workflow.execute('colorGame', { taskQueue, workflowId, args: [{ seed: 1 }] });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  await page.goto(`${server.url}#/run/${encodeURIComponent(workflowId)}`);
+  await page.waitForFunction(() => (window.groveViewer?.nodes ?? 0) > 1);
+  const p = await probe(page);
+  expect(p.nodes).toBe((result as { calls: number }).calls + 1);
+  expect(p.bestPath[p.bestPath.length - 1]).toBe((result as { activeSampleId: number }).activeSampleId);
+  await page.close();
+});
+
+test('the server only reads, answers only this machine\'s names, names bad input, and sends no secret', async () => {
+  const secret = 'sk-viewer-test-secret-5f1e2d';
+  process.env.OPENAI_API_KEY = secret;
+  const { workflowId } = await groveClient(env, taskQueue).run('airetry', colorGameInput({ seed: 2 }));
+  const url = new URL(server.url);
+  const get = (path: string, opts: { method?: string; host?: string } = {}) =>
+    new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? url.host } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  expect(url.hostname).toBe('127.0.0.1');
+  const pages = await Promise.all(['/', '/app.js', '/api/runs', `/api/runs/${workflowId}`, `/api/runs/${workflowId}/nodes/1`].map((p) => get(p)));
+  for (const page of pages) {
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain(secret);
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
+  }
+  expect(JSON.parse(pages[2].body).runs.map((r: { workflowId: string }) => r.workflowId)).toContain(workflowId);
+  expect(JSON.parse(pages[4].body)).toMatchObject({ id: 1, conversation: expect.arrayContaining([{ role: 'user', content: expect.stringContaining('Guess what color') }]) });
+  const view = JSON.parse(pages[3].body);
+  await expect(get(`/api/runs/${workflowId}?rev=${view.rev}`)).resolves.toMatchObject({ status: 200, body: JSON.stringify({ rev: view.rev, live: false, unchanged: true }) });
+
+  await expect(get('/api/runs', { host: `evil.example:${url.port}` })).resolves.toMatchObject({ status: 403, body: expect.stringMatching(/is not this machine/) });
+  await expect(get(`/api/runs/${workflowId}`, { method: 'POST' })).resolves.toMatchObject({ status: 405 });
+  await expect(get('/api/runs?status=a"b')).resolves.toMatchObject({ status: 400, body: expect.stringMatching(/status must be a word/) });
+  await expect(get('/api/runs/no-such-run')).resolves.toMatchObject({ status: 404, body: expect.stringMatching(/no run no-such-run/) });
+  await expect(get(`/api/runs/${workflowId}/nodes/999`)).resolves.toMatchObject({ status: 404, body: expect.stringMatching(/has no node 999/) });
+  delete process.env.OPENAI_API_KEY;
+});

@@ -1,0 +1,51 @@
+import { nodeDetail, pathTo, type NodeDetail, type NodeParts, type RunSummary, type RunView } from '../model/view-tree';
+
+export type RunAnswer = RunView | { rev: string; live: boolean; unchanged: true };
+
+/** Where the page gets its data: the `grove ui` server, or the data inlined in an exported file. */
+export interface DataSource {
+  /** Set for an exported page: one run, read from the file, never polled. */
+  readonly exported?: { workflowId: string; exportedAt: string };
+  /** How often to ask again about a live run (ms). */
+  readonly pollMs: number;
+  runs(filter: { status?: string; kind?: string }): Promise<RunSummary[]>;
+  run(workflowId: string, rev?: string): Promise<RunAnswer>;
+  node(workflowId: string, id: number): Promise<NodeDetail>;
+}
+
+/** The server's read-only JSON API. */
+export function liveSource(pollMs: number): DataSource {
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(path, { headers: { accept: 'application/json' } });
+    const body = (await res.json()) as T & { error?: string };
+    if (!res.ok) throw new Error(body.error ?? `${res.status} ${res.statusText}`);
+    return body;
+  };
+  return {
+    pollMs,
+    runs: async (filter) => {
+      const q = new URLSearchParams();
+      if (filter.status) q.set('status', filter.status);
+      if (filter.kind) q.set('kind', filter.kind);
+      return (await get<{ runs: RunSummary[] }>(`/api/runs?${q}`)).runs;
+    },
+    run: (id, rev) => get<RunAnswer>(`/api/runs/${encodeURIComponent(id)}${rev ? `?rev=${encodeURIComponent(rev)}` : ''}`),
+    node: (id, node) => get<NodeDetail>(`/api/runs/${encodeURIComponent(id)}/nodes/${node}`),
+  };
+}
+
+/** An exported page's data: the run's view and each node's parts; conversations are rebuilt here. */
+export function staticSource(data: { view: RunView; parts: Record<number, NodeParts>; exportedAt: string }): DataSource {
+  const parents = new Map((data.view.tree?.nodes ?? []).map((n) => [n.id, n.parent] as const));
+  return {
+    exported: { workflowId: data.view.run.workflowId, exportedAt: data.exportedAt },
+    pollMs: 0,
+    runs: async () => [data.view.run],
+    run: async () => ({ ...data.view, live: false }),
+    node: async (_id, node) => {
+      if (!parents.has(node)) throw new Error(`no node ${node}`);
+      const path = pathTo(parents, node);
+      return nodeDetail(path.map((id) => data.parts[id] ?? { facts: [], note: 'not exported' }), node);
+    },
+  };
+}
