@@ -1,4 +1,5 @@
 import { budgetFromSpec, costOf, firstStop, type StopCondition } from '../budget';
+import { shorten } from '../conversation/preview';
 import { messageRef, pathRef, type PathRecord, type Ref } from '../hash/refs';
 import type { EvaluateResult, RunToolResult } from '../schemas/agent-activities';
 import type { ChatParams, ToolDefinition } from '../schemas/chat-params';
@@ -269,11 +270,6 @@ export function previewOf(message: AssistantMessage): string {
   const calls = message.tool_calls ?? [];
   const text = calls.length > 0 ? calls.map((c) => `${c.function.name}(${c.function.arguments.replace(/\s+/g, '')})`).join(', ') : JSON.stringify(messageText(message));
   return shorten(text, 40);
-}
-
-function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** Node state stays small (it travels through continue-as-new): scores in [0, 1] to 4 decimals, short texts. */
