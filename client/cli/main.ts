@@ -9,7 +9,9 @@ import { MODEL_SERVER_HELP, modelServerCommand } from './commands/model-server';
 import { PROVISION_HELP, provisionCommand } from './commands/provision';
 import { RUN_HELP, runCommand } from './commands/run';
 import { SCHEMA_HELP, schemaCommand } from './commands/schema';
+import { SESSION_HELP, sessionCommand } from './commands/session';
 import { SETUP_HELP, setupCommand } from './commands/setup';
+import { ACTIONS_HELP, actionsCommand, APPROVE_HELP, approveCommand, FEEDBACK_HELP, feedbackCommand, REWIND_HELP, rewindCommand, STOP_HELP, stopCommand } from './commands/steer';
 import { STORE_HELP, storeCommand } from './commands/store';
 import { WORKER_HELP, workerCommand } from './commands/worker';
 import { describeFailure } from './describe-failure';
@@ -26,6 +28,12 @@ const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => 
   show: { help: SHOW_HELP, run: showCommand },
   progress: { help: PROGRESS_HELP, run: progressCommand },
   cancel: { help: CANCEL_HELP, run: cancelCommand },
+  session: { help: SESSION_HELP, run: sessionCommand },
+  rewind: { help: REWIND_HELP, run: rewindCommand },
+  feedback: { help: FEEDBACK_HELP, run: feedbackCommand },
+  approve: { help: APPROVE_HELP, run: approveCommand },
+  stop: { help: STOP_HELP, run: stopCommand },
+  actions: { help: ACTIONS_HELP, run: actionsCommand },
   schema: { help: SCHEMA_HELP, run: schemaCommand },
   store: { help: STORE_HELP, run: storeCommand },
   worker: { help: WORKER_HELP, run: (args) => workerCommand(args) },

@@ -12,7 +12,8 @@ export interface SearchOutcome {
 
 /**
  * Drives a search to its end, one algorithm step at a time. Before each step `beforeStep` may
- * ask to hand over (a workflow continues-as-new there; the state is plain JSON between steps).
+ * ask to hand over (a workflow continues-as-new there; the state is plain JSON between steps),
+ * and may steer the search (a rewind, a stop: the search then ends before the step).
  * A budget that runs out ends the search with the best node found so far.
  *
  * @example
@@ -26,6 +27,7 @@ export async function runSearch(
   if (ctx.state.counters.steps === 0 && Object.keys(ctx.state.algo).length === 0) algorithm.start(ctx);
   while (!ctx.state.stop) {
     if (hooks.beforeStep && (await hooks.beforeStep()) === 'handover') return 'handover';
+    if (ctx.state.stop) break; // a person stopped the search between steps
     try {
       const more = await algorithm.step(ctx);
       if (!more && !ctx.state.stop) ctx.state.stop = { kind: 'exhausted', message: 'the search ended' };
