@@ -12,11 +12,12 @@ import { crashRecovery } from './benchmarks/crash-recovery';
 import { scale } from './benchmarks/scale';
 import { searchQuality } from './benchmarks/search-quality';
 import { selectTree } from './benchmarks/select-tree';
+import { steering } from './benchmarks/steering';
 import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, scale, searchQuality, selectTree];
+const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, scale, searchQuality, selectTree, steering];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

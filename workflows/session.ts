@@ -122,10 +122,7 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
       approve,
       judge: async (call, question, model) => llmJudge(question, { model: model ?? options.model, llm: options.llm })(call),
       nowMs: () => Date.now(),
-      onStep: () => {
-        reportRun({ calls: state!.counters.modelCalls, tokens: state!.usage.totalTokens });
-        showDetails();
-      },
+      onStep: showDetails,
     },
   });
 
@@ -144,6 +141,8 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
           turnRunning = false;
           turnsThisRun += 1;
           s.stop = undefined;
+          // Search attributes once a turn (each upsert is a history event).
+          reportRun({ calls: s.counters.modelCalls, tokens: s.usage.totalTokens });
           showDetails();
         }
       });
@@ -231,7 +230,7 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
     changed: showDetails,
   });
   setHandler(sessionConversationQuery, () => state?.tree.conversation() ?? []);
-  setHandler(sessionTreeQuery, () => state!.tree.view());
+  setHandler(sessionTreeQuery, () => state?.tree.view() ?? { kind: 'session', v: 1, head: null, nodes: [], rewinds: [] });
   setHandler(sessionTreeTextQuery, () => (state ? formatSessionTree(state.tree.view()) : ''));
   setHandler(sessionActionsQuery, () => state?.actions.toJSON() ?? []);
   setHandler(sessionProgressQuery, () => ({
