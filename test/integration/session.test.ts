@@ -2,7 +2,8 @@ import { SteeringError } from '../../client/steering-client';
 import type { SessionTreeView } from '../../core/session/message-tree';
 import { integrationSuite } from '../support/integration-suite';
 import { rejection } from '../support/rejection';
-import { groveClient } from '../support/temporal-env';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
+import { groveClient, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
 
 const suite = integrationSuite('session');
 
@@ -153,5 +154,38 @@ test('feedback on an idle session is seen by the next reply; a long session cont
     expect(closed.counters.handovers).toBeGreaterThanOrEqual(1);
     expect(closed.tree.nodes.filter((n) => n.abandoned).length).toBe(6);
     expect(closed.actions.map((a) => a.action)).toEqual(['send', 'feedback', 'send', 'send', 'rewind', 'send', 'close']);
+  });
+});
+
+/** A store that never finds anything it was given: a wiped folder, or one on another host. */
+class AmnesicStore extends MemoryMessageStore {
+  override async get() {
+    return undefined;
+  }
+}
+
+test('a session whose store keeps nothing recovers every message from history: replies, corrections, replacements, feedback, across a handover', async () => {
+  const taskQueue = uniqueTaskQueue('session-amnesic');
+  const worker = await testWorker(suite.env, { taskQueue, llm: testLlmConfig(suite.model.baseURL), store: new AmnesicStore() });
+  await worker.runUntil(async () => {
+    const grove = groveClient(suite.env, taskQueue);
+    const id = `${taskQueue}-chat`;
+    const chat = grove.session(id, { input: { model: 'concierge', rewindTool: true, turnsPerRun: 2 }, by: 'ana' });
+    await chat.send('Hello!');
+    const corrected = await chat.send('Rewind to message 5: nothing');
+    expect(corrected.reply).toMatch(/^I could not do that: could not rewind to your message 5/);
+    await chat.rewind({ n: 1, content: 'Hi, I am your concierge.' });
+    await chat.feedback({ text: 'Be brief.' });
+    const after = await chat.send('Tell me about Rome');
+    expect(after.reply).toMatch(/^Thanks for the feedback \("Be brief."\)/);
+    const last = await chat.send('What did you say?');
+    expect(last.reply).toBe(`Before this, I said: "${after.reply}"`);
+    const closed = await chat.close();
+    expect(closed.counters.handovers).toBeGreaterThanOrEqual(1);
+    // Recovered inside each activity: none failed for it, in any run of the session.
+    for await (const run of grove.temporal.workflow.list({ query: `WorkflowId = "${id}"` })) {
+      const history = await grove.temporal.workflow.getHandle(id, run.runId).fetchHistory();
+      expect((history.events ?? []).filter((e) => e.activityTaskFailedEventAttributes)).toEqual([]);
+    }
   });
 });

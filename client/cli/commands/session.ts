@@ -42,7 +42,8 @@ export async function sessionCommand(args: string[], io: Io): Promise<void> {
     const result = await chat.close({ reason: values.reason });
     if (values.json) return io.out(JSON.stringify(result));
     for (const message of result.conversation) io.out(formatMessage(message));
-    io.out(`\nclosed by ${result.closedBy} after ${result.turns} turns, ${result.counters.modelCalls} model calls, ${result.counters.rewinds} rewinds`);
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    io.out(`\nclosed by ${result.closedBy} after ${count(result.turns, 'turn')}, ${count(result.counters.modelCalls, 'model call')}, ${count(result.counters.rewinds, 'rewind')}`);
   } finally {
     await grove.close();
   }
