@@ -1,6 +1,8 @@
 import type OpenAI from 'openai';
 import { createEvaluatorActivities, type EvaluatorDefinition } from './evaluators';
 import { createLlmActivities } from './llm/chat';
+import { createPolicyActivities, loadPolicy } from './policy/load-policy';
+import type { OperatorPolicy } from '../core/policy/operator-policy';
 import type { LlmConfig } from './llm/llm-config';
 import type { MessageStore } from './store/message-store';
 import { createStoreActivities } from './store/store-activities';
@@ -13,6 +15,8 @@ export interface GroveActivityDeps {
   evaluators?: EvaluatorDefinition[];
   /** An `openai` client to use instead of one built from `llm`. */
   client?: OpenAI;
+  /** The operator policy runs are held to (`grovePolicy`); `GROVE_POLICY_FILE` or the defaults when omitted. */
+  policy?: OperatorPolicy;
 }
 
 /**
@@ -28,6 +32,7 @@ export function createGroveActivities(deps: GroveActivityDeps) {
     ...createStoreActivities(deps.store),
     ...createToolActivities({ tools: deps.tools ?? [], store: deps.store }),
     ...createEvaluatorActivities({ evaluators: deps.evaluators ?? [], llm: deps.llm, store: deps.store, client: deps.client }),
+    ...createPolicyActivities(deps.policy ?? loadPolicy()),
   };
 }
 

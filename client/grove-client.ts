@@ -2,7 +2,10 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { ConversationDelta } from '../core/conversation/delta';
 import type { Message } from '../core/schemas/messages';
-import { parseInput } from '../core/schemas/parse-input';
+import { GroveInputError, parseInput } from '../core/schemas/parse-input';
+import { loadPolicy } from '../activities/policy/load-policy';
+import { policyViolations, type OperatorPolicyInput, type OperatorPolicy } from '../core/policy/operator-policy';
+import { checkPayload } from './input-guards';
 import { SampleTree } from '../core/tree/sample-tree';
 import { formatCallTree } from '../core/airetry/format-call-tree';
 import { GroveKind, GroveStatus } from '../workflows/search-attributes';
@@ -10,8 +13,8 @@ import { formatSessionTree } from '../core/session/format-session';
 import type { SessionTreeView } from '../core/session/message-tree';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
 import { GroveSession, Steering, type SessionOpenOptions } from './steering-client';
-import { connectClient, LOCAL_TEMPORAL } from './temporal-server/connect';
-import { connectionSettingsFromEnv, type TemporalConnectionSettings } from './temporal-server/connection-options';
+import { connectClient } from './temporal-server/connect';
+import { runUrl, temporalSettings, type TemporalConnectionSettings } from './temporal-server/connection-options';
 import { ensureSearchAttributes } from './temporal-server/search-attributes';
 
 export interface StartOptions {
@@ -30,23 +33,43 @@ export interface StartOptions {
  * const { output } = await grove.run('generate', { prompt: 'Say hi!' });
  */
 export class GroveClient {
+  /** What one run may do; inputs beyond it are rejected before they start (workers hold runs to their own). */
+  readonly policy: OperatorPolicy;
+
   constructor(
     readonly temporal: Client,
     readonly taskQueue = 'grove',
-  ) {}
+    /** How this client reached Temporal (address, the setting that chose it, the UI's address). */
+    readonly settings?: TemporalConnectionSettings,
+    policy?: OperatorPolicyInput,
+  ) {
+    this.policy = loadPolicy(policy);
+  }
 
-  static async connect(opts: { settings?: TemporalConnectionSettings; taskQueue?: string } = {}): Promise<GroveClient> {
-    const settings = opts.settings ?? connectionSettingsFromEnv() ?? LOCAL_TEMPORAL;
-    return new GroveClient(await connectClient(settings), opts.taskQueue ?? process.env.GROVE_TASK_QUEUE ?? 'grove');
+  /**
+   * Connects with the Temporal settings of the environment (`temporalSettings`: the standard
+   * `TEMPORAL_*` variables and config-file profiles, else grove's local dev server on
+   * `GROVE_TEMPORAL_PORT`), or the given ones. Fails in one line naming the address tried and
+   * the setting that chose it.
+   */
+  static async connect(opts: { settings?: TemporalConnectionSettings; taskQueue?: string; policy?: OperatorPolicyInput } = {}): Promise<GroveClient> {
+    const settings = opts.settings ?? temporalSettings();
+    return new GroveClient(await connectClient(settings), opts.taskQueue ?? process.env.GROVE_TASK_QUEUE ?? 'grove', settings, opts.policy);
+  }
+
+  /** The run's page in the Temporal Web UI, when the UI's address is known. */
+  runUrl(workflowId: string): string | undefined {
+    return this.settings ? runUrl(this.settings, workflowId) : undefined;
   }
 
   /** Validates `input` and starts the run; resolves once the server accepted it. */
   async start<K extends RunKindName>(kind: K, input: RunInput<K>, opts: StartOptions = {}): Promise<WorkflowHandle> {
     const spec = RUN_KINDS[kind];
-    const parsed = parseInput(spec.schema, input, `${kind} input`);
+    const taskQueue = opts.taskQueue ?? this.taskQueue;
+    const parsed = this.checkInput(kind, input, taskQueue);
     await ensureSearchAttributes(this.temporal);
     return this.temporal.workflow.start(spec.workflowType, {
-      taskQueue: opts.taskQueue ?? this.taskQueue,
+      taskQueue,
       workflowId: opts.workflowId ?? `${kind}-${randomUUID().slice(0, 8)}`,
       args: [input],
       staticSummary: spec.summary(parsed as never),
@@ -55,6 +78,18 @@ export class GroveClient {
         { key: GroveStatus, value: 'running' },
       ],
     });
+  }
+
+  /**
+   * Checks a run's input as its run will: it must travel through Temporal, match its schema and
+   * fit the operator's policy. Throws a `GroveInputError` naming each bad field; returns the parsed input.
+   */
+  checkInput<K extends RunKindName>(kind: K, input: RunInput<K>, taskQueue: string = this.taskQueue): unknown {
+    checkPayload(kind, input);
+    const parsed = parseInput(RUN_KINDS[kind].schema, input, `${kind} input`);
+    const problems = policyViolations(kind, parsed as Record<string, unknown>, this.policy, taskQueue);
+    if (problems.length > 0) throw new GroveInputError(`invalid ${kind} input: ${problems.join('; ')}`);
+    return parsed;
   }
 
   /** Starts the run and waits for its result. */
@@ -134,7 +169,9 @@ export class GroveClient {
    * const { reply } = await chat.send('Hi!');
    */
   session(workflowId: string, opts: Partial<SessionOpenOptions> = {}): GroveSession {
-    return new GroveSession(this.temporal, workflowId, { ...opts, taskQueue: opts.taskQueue ?? this.taskQueue });
+    const taskQueue = opts.taskQueue ?? this.taskQueue;
+    if (opts.input !== undefined) this.checkInput('session', opts.input, taskQueue);
+    return new GroveSession(this.temporal, workflowId, { ...opts, taskQueue });
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * grove's deterministic core: pure, workflow-safe code (relative imports and zod only).
+ * grove's deterministic core: pure, workflow-safe code (relative imports, zod and re2js only).
  * Everything here can run inside a Temporal workflow and in plain unit tests alike.
  */
 export * from './errors';

@@ -10,7 +10,8 @@
 import { join } from 'node:path';
 import { connectClient } from '../client/temporal-server/connect';
 import { ensureModel } from '../client/local/ensure-model';
-import { ensureTemporal, runUrl } from '../client/local/ensure-temporal';
+import { ensureTemporal } from '../client/local/ensure-temporal';
+import { runUrl } from '../client/temporal-server/connection-options';
 import { startLocalWorker } from '../client/local/local-worker';
 
 const EXAMPLES: Record<string, { workflow: string; args: (argv: string[], model?: string) => unknown[] }> = {
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
     const result = await client.workflow.execute(example.workflow, { taskQueue, workflowId, args: example.args(argv, model.scripted ? undefined : model.llm.defaultModel) });
     console.log(`\noutput: ${JSON.stringify(result.output)}  (success: ${result.success}, ${result.calls} samples, ${result.retries} retries)\n`);
     console.log(result.treeText);
-    const link = runUrl(temporal.uiUrl, temporal.settings.namespace, workflowId);
+    const link = runUrl(temporal.settings, workflowId);
     if (link) console.log(`\nTemporal UI: ${link}`);
   } finally {
     await client.connection.close();

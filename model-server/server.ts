@@ -8,9 +8,10 @@
  * latency, hangs).
  *
  * Routes: POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models[/id] (bearer auth
- * when `apiKeys` is set); control routes without auth: GET /_grove/health,
- * GET /_grove/stats, POST /_grove/reset, POST /_grove/faults (a rule or a list; appends),
- * DELETE /_grove/faults.
+ * when `apiKeys` is set); control routes, which need the same key when `apiKeys` is set except
+ * GET /_grove/health: GET /_grove/stats (`?log=N`: the last N requests, default 100, at most
+ * 1000, texts clipped to 200 characters), POST /_grove/reset, POST /_grove/faults (a rule or a
+ * list; appends), DELETE /_grove/faults.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -265,10 +266,24 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       ...(p.description ? { description: p.description } : {}),
     }));
 
+  /** The request log over HTTP is short (`?log=N`, at most HTTP_LOG_MAX) and its texts are clipped: it holds prompts. */
+  const HTTP_LOG_DEFAULT = 100;
+  const HTTP_LOG_MAX = 1000;
+  const HTTP_TEXT_MAX = 200;
+
   async function handleControl(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
     const method = req.method ?? 'GET';
     if (method === 'GET' && path === '/_grove/health') return sendJson(res, 200, { ok: true, models: [...policies.keys()] });
-    if (method === 'GET' && path === '/_grove/stats') return sendJson(res, 200, stats.snapshot());
+    // Everything else reads prompts or changes behaviour: it takes the API key when the server has one.
+    const auth = authError(req);
+    if (auth) return sendError(res, auth);
+    if (method === 'GET' && path === '/_grove/stats') {
+      const snapshot = stats.snapshot();
+      const asked = Number(new URL(req.url ?? '/', 'http://localhost').searchParams.get('log') ?? HTTP_LOG_DEFAULT);
+      const keep = Number.isFinite(asked) ? Math.max(0, Math.min(HTTP_LOG_MAX, Math.floor(asked))) : HTTP_LOG_DEFAULT;
+      const requests = (keep === 0 ? [] : snapshot.requests.slice(-keep)).map((r) => ({ ...r, lastUserText: r.lastUserText.slice(0, HTTP_TEXT_MAX) }));
+      return sendJson(res, 200, { ...snapshot, requests });
+    }
     if (method === 'POST' && path === '/_grove/reset') {
       await readBody(req);
       stats.reset();

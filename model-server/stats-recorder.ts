@@ -9,7 +9,7 @@ export const REQUEST_LOG_CAP = 10_000;
 const TEXT_CAP = 500;
 
 function emptyCounters(): OutcomeCounters {
-  return { received: 0, completed: 0, failed: 0, aborted: 0, inFlight: 0 };
+  return { received: 0, completed: 0, failed: 0, aborted: 0, inFlight: 0, peakInFlight: 0 };
 }
 
 /** One request being served; `finish` records its outcome exactly once. */
@@ -43,6 +43,7 @@ export class StatsRecorder {
     for (const c of [this.total, counters]) {
       c.received++;
       c.inFlight++;
+      c.peakInFlight = Math.max(c.peakInFlight, c.inFlight);
     }
     const key = info.callKey;
     if (key !== undefined) {

@@ -80,6 +80,8 @@ export interface OutcomeCounters {
   failed: number;
   aborted: number;
   inFlight: number;
+  /** The most requests that were in flight at once. */
+  peakInFlight: number;
 }
 
 export type RequestOutcome = 'completed' | 'failed' | 'aborted';

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
@@ -8,3 +9,18 @@ import { resolve } from 'node:path';
 export function groveHome(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.GROVE_HOME ?? '.grove');
 }
+
+/**
+ * A module of grove by path without extension: the `.ts` source in a checkout, the compiled
+ * `.js` in the installed package (where the sources are not shipped).
+ *
+ * @example
+ * moduleFile(join(__dirname, '..', 'workflows', 'index')) // …/workflows/index.ts or …/workflows/index.js
+ */
+export function moduleFile(pathWithoutExtension: string): string {
+  const source = `${pathWithoutExtension}.ts`;
+  return existsSync(source) ? source : `${pathWithoutExtension}.js`;
+}
+
+/** Whether this copy of grove runs from compiled JavaScript (the installed package, `dist/`). */
+export const COMPILED = __filename.endsWith('.js');

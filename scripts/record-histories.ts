@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       connection: nativeConnection,
       taskQueue,
       workflowBundle: bundle,
-      llm: llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge' }),
+      llm: llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge', sendCallKey: true }),
       store: new MemoryMessageStore(),
       tools: [...exampleTools, noteTool(join(dir, 'notes.jsonl'))],
       evaluators: [multiplicationChecker],

@@ -1,19 +1,19 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
-import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
+import type { LlmConfig } from '../activities/llm/llm-config';
 import type { EvaluatorDefinition } from '../activities/evaluators';
-import { createGroveActivities } from '../activities/grove-activities';
 import type { AnyToolDefinition } from '../activities/tools';
 import type { MessageStore } from '../activities/store/message-store';
-import { bundleGroveWorkflows } from './workflow-bundle';
+import type { StoreSettings } from '../activities/store/open-store';
+import { GrovePlugin } from './grove-plugin';
+import type { OperatorPolicyInput } from '../core/policy/operator-policy';
 
 export interface GroveWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue: string;
-  /** Your own workflows file (it should `export * from` grove's `workflows/index.ts` too); default grove's. */
+  /** Your own workflows file (it should `export * from 'grove-agents/workflows'` too); default grove's. */
   workflowsPath?: string;
-  /** A prebuilt bundle (`{ codePath }` or `{ code }`); bundled on the spot when omitted. */
+  /** A prebuilt bundle (`{ codePath }` or `{ code }`); grove's own prebuilt bundle when omitted. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Model endpoint; from the environment when omitted (see `llmConfigFromEnv`). */
   llm?: LlmConfig;
@@ -27,6 +27,8 @@ export interface GroveWorkerOptions {
   tools?: AnyToolDefinition[];
   /** Custom evaluators the search agents may use by name. */
   evaluators?: EvaluatorDefinition[];
+  /** What one run may do; `GROVE_POLICY_FILE` or safe defaults when omitted. */
+  policy?: OperatorPolicyInput;
   /** More activities to serve beside grove's. */
   activities?: Record<string, (...args: any[]) => Promise<unknown>>;
   /** Anything else Temporal's `WorkerOptions` accepts (concurrency, tuner, identity...). */
@@ -34,7 +36,8 @@ export interface GroveWorkerOptions {
 }
 
 /**
- * A worker that serves grove's workflows and its model activities on one task queue.
+ * A worker that serves grove's workflows and activities on one task queue: a thin wrapper over
+ * `Worker.create` with a `GrovePlugin`, that checks the store before the worker exists.
  *
  * @example
  * const connection = await NativeConnection.connect({ address: 'localhost:7233' });
@@ -42,21 +45,16 @@ export interface GroveWorkerOptions {
  * await worker.run();
  */
 export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worker> {
-  const store = resolveStore(opts.store);
-  await store.check();
-  const llm = opts.llm ?? llmConfigFromEnv();
+  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, evaluators: opts.evaluators, policy: opts.policy });
+  await plugin.store.check();
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace ?? 'default',
     taskQueue: opts.taskQueue,
-    workflowBundle: opts.workflowBundle ?? (await bundleGroveWorkflows({ workflowsPath: opts.workflowsPath })),
-    activities: { ...createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators }), ...(opts.activities ?? {}) },
+    workflowsPath: opts.workflowsPath,
+    workflowBundle: opts.workflowBundle,
+    activities: opts.activities ?? {},
+    plugins: [plugin],
     ...opts.workerOptions,
   });
-}
-
-/** A store given as an object, a URL or settings, or else the environment's. */
-export function resolveStore(store: GroveWorkerOptions['store']): MessageStore {
-  if (store === undefined) return openStore(storeSettingsFromEnv());
-  return typeof store === 'string' || !('get' in store) ? openStore(store) : store;
 }

@@ -1,7 +1,8 @@
 /**
  * A grove worker process: `npx tsx workers/main.ts` (or `grove worker`).
  *
- * Environment: TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (default a local dev server on 127.0.0.1:7233),
+ * Environment: Temporal connection settings as `temporalSettings` reads them (TEMPORAL_ADDRESS,
+ * TEMPORAL_NAMESPACE, TEMPORAL_PROFILE..., default the local dev server on GROVE_TEMPORAL_PORT),
  * GROVE_TASK_QUEUE (default `grove`), OPENAI_BASE_URL / OPENAI_API_KEY / GROVE_MODEL,
  * GROVE_STORE_DIR (default `.grove/store`), GROVE_WORKFLOW_BUNDLE (a prebuilt bundle file),
  * GROVE_WORKER_MODULE (a module exporting `tools` / `evaluators` to serve, see worker-module.ts),
@@ -9,16 +10,17 @@
  * worker takes over after a crash; Temporal's default 10 s).
  * Stops cleanly on SIGINT/SIGTERM: running activities finish or are handed back to the server.
  */
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { groveWorkerLogger } from './worker-logger';
 import { llmConfigFromEnv } from '../activities/llm/llm-config';
-import { connectWorker, LOCAL_TEMPORAL } from '../client/temporal-server/connect';
-import { connectionSettingsFromEnv } from '../client/temporal-server/connection-options';
+import { connectWorker } from '../client/temporal-server/connect';
+import { temporalSettings } from '../client/temporal-server/connection-options';
 import { createGroveWorker } from './create-worker';
 import { loadWorkerModule } from './worker-module';
 
 export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  Runtime.install({ logger: new DefaultLogger((env.GROVE_LOG_LEVEL as 'WARN') ?? 'WARN') });
-  const settings = connectionSettingsFromEnv(env) ?? LOCAL_TEMPORAL;
+  Runtime.install({ logger: groveWorkerLogger((env.GROVE_LOG_LEVEL as 'WARN') ?? 'WARN') });
+  const settings = temporalSettings(env);
   const taskQueue = env.GROVE_TASK_QUEUE ?? 'grove';
   const llm = llmConfigFromEnv(env);
   const extra = env.GROVE_WORKER_MODULE ? loadWorkerModule(env.GROVE_WORKER_MODULE) : {};
@@ -30,6 +32,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Pr
     llm,
     tools: extra.tools,
     evaluators: extra.evaluators,
+    store: extra.store,
     workflowsPath: extra.workflowsPath,
     workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
     workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,

@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { COMPILED } from '../runtime/paths';
 
 const ROOT = join(__dirname, '..');
+/** The worker entrypoint: compiled JS in the package, the TypeScript source (through tsx) in a checkout. */
+const ENTRY = COMPILED ? [join(__dirname, 'main.js')] : ['-r', 'tsx/cjs', join(__dirname, 'main.ts')];
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -18,7 +21,7 @@ export interface WorkerProcess {
  * middle of a run, exactly as a crashed host would die.
  */
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, 'main.ts')], {
+  const child = spawn(process.execPath, ENTRY, {
     cwd: ROOT,
     env: { ...process.env, GROVE_STICKY_QUEUE_TIMEOUT_MS: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

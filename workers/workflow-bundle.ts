@@ -1,9 +1,42 @@
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { moduleFile } from '../runtime/paths';
 
-/** The file every grove worker registers workflows from. */
-export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
+/** The file every grove worker registers workflows from (its source in a checkout, compiled in the package). */
+export const WORKFLOWS_PATH = moduleFile(join(__dirname, '..', 'workflows', 'index'));
+
+/** The workflow bundle built with the package (`npm run build`), and what it was built with. */
+export const PREBUILT_BUNDLE = join(__dirname, '..', 'workflow-bundle.js');
+const PREBUILT_INFO = join(__dirname, '..', 'workflow-bundle.json');
+
+/**
+ * The workflow code a grove worker runs: the bundle prebuilt with the package when it serves
+ * grove's own workflows (no bundler, no 1–2 s at start), else a bundle of `workflowsPath` made
+ * on the spot (your own workflows file, which should `export * from 'grove-agents/workflows'`).
+ * The prebuilt bundle holds the Temporal workflow runtime it was built with, so it is only used
+ * with the same `@temporalio/workflow` version.
+ *
+ * @example
+ * await Worker.create({ workflowBundle: await groveWorkflowBundle(), ... });
+ */
+export async function groveWorkflowBundle(opts: { workflowsPath?: string } = {}): Promise<{ codePath: string } | WorkflowBundleWithSourceMap> {
+  if (!opts.workflowsPath && prebuiltMatches()) return { codePath: PREBUILT_BUNDLE };
+  return bundleGroveWorkflows(opts);
+}
+
+/** Whether the prebuilt bundle exists and was built with the installed `@temporalio/workflow`. */
+export function prebuiltMatches(): boolean {
+  if (!existsSync(PREBUILT_BUNDLE) || !existsSync(PREBUILT_INFO)) return false;
+  const built = JSON.parse(readFileSync(PREBUILT_INFO, 'utf8')) as { workflowSdk?: string };
+  return built.workflowSdk === workflowSdkVersion();
+}
+
+/** The installed `@temporalio/workflow` version. */
+export function workflowSdkVersion(): string {
+  return (JSON.parse(readFileSync(require.resolve('@temporalio/workflow/package.json'), 'utf8')) as { version: string }).version;
+}
 
 /**
  * Bundles grove's workflows (1–2 s). Callers that start several workers (tests, benchmarks)

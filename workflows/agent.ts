@@ -18,6 +18,8 @@ import { steerSearch } from './lib/steer-search';
 import { failRun, reportRun } from './lib/run-status';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
+import { enforcePolicy } from './lib/operator-policy';
+import { boundedBudget } from '../core/policy/operator-policy';
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');
@@ -39,7 +41,11 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  * }] });
  */
 export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedActions?: HumanAction[]): Promise<AgentResult> {
-  const options = validateInput(AgentInputSchema, raw, 'agent input');
+  const input = validateInput(AgentInputSchema, raw, 'agent input');
+  if (!carried) reportRun({ kind: `agent:${input.algorithm}`, status: 'running' });
+  const policy = await enforcePolicy('agent', input).catch(failRun);
+  // Budgets the input leaves out default to the operator's ceilings: no search is unbounded.
+  const options = policy ? { ...input, budget: boundedBudget(input.budget, policy) } : input;
   const port = workflowAgentPort(options);
   let ctx: SearchContext | undefined;
   let showDetails = () => {};
@@ -53,7 +59,6 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       state = SearchState.fromJSON(carried);
       setLedgerGeneration(state.counters.handovers);
     } else {
-      reportRun({ kind: `agent:${options.algorithm}`, status: 'running' });
       const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
       state = SearchState.create(prompt, await port.describeTools(options.tools), Date.now());
     }
@@ -89,12 +94,18 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       costUsd: state.costUsd,
       stop: state.stop,
       reflections: state.reflections,
+      bestScore: bestNode(state.tree).score,
+      budget: options.budget,
     }));
 
     let outcome = await runSearch(search, {
       beforeStep: async () => {
         await steering.apply(search);
-        return !state.stop && historyIsLong() ? 'handover' : 'continue';
+        if (state.stop || !historyIsLong()) return 'continue';
+        if (policy && state.counters.handovers >= policy.maxGenerations) {
+          return { kind: 'maxGenerations', message: `The search handed over ${state.counters.handovers} times, the operator's limit (maxGenerations).` };
+        }
+        return 'handover';
       },
     });
     if (outcome === 'handover') {

@@ -1,4 +1,4 @@
-import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
+import { ApplicationFailure, patched, setCurrentDetails } from '@temporalio/workflow';
 import { callFromInput, runChecks, type CheckOutcome } from '../core/airetry/ready-made';
 import type { JudgeRunner } from '../core/airetry/checks';
 import { RetryBudgetError } from '../core/errors';
@@ -9,6 +9,10 @@ import { llmJudge } from './api/llm-judge';
 import { workflowPort, workflowRng } from './api/workflow-port';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
+import { enforcePolicy } from './lib/operator-policy';
+
+/** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
+export const LINEAR_PATTERNS = 'grove-linear-patterns';
 
 /**
  * The ready-made self-fixing call for backend services: generate (or extract, or classify),
@@ -27,6 +31,7 @@ import { validateInput } from './lib/validate-input';
 export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   const input = validateInput(AiretryInputSchema, raw, 'airetry input');
   reportRun({ kind: 'airetry', status: 'running' });
+  await enforcePolicy('airetry', input).catch(failRun);
   const port = workflowPort(input.llm);
   const onSamples = ({ calls }: { calls: number }) => {
     reportRun({ calls, tokens: call.usage.totalTokens });
@@ -34,13 +39,15 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     const pruned = abandoned.length ? `\n\nabandoned by rewinds (kept in the \`tree\` query): ${abandoned.map((id) => `sample ${id}`).join(', ')}` : '';
     setCurrentDetails(`**airetry** — ${calls} samples, ${call.config.retries} retries${call.stopped ? `, stopped by ${call.stopped.by}` : ''}\n\n\`\`\`\n${treeText(call, true)}\n\`\`\`${pruned}`);
   };
-  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed));
+  // Patterns in checks and schemas are matched in linear time; runs recorded before keep their engine.
+  const patterns = patched(LINEAR_PATTERNS) ? 'linear' : 'native';
+  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), patterns);
   exposeCall(call);
   const steering = steerCall(call, { changed: () => onSamples({ calls: call.config.calls }) });
   const judge: JudgeRunner = async (c, question, model) => llmJudge(question, { model, llm: input.llm })(c);
   let outcomes: CheckOutcome[];
   try {
-    outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }));
+    outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }), patterns);
   } catch (err) {
     steering.finish('the run has ended');
     if (RetryBudgetError.isInstance(err)) {

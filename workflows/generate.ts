@@ -5,6 +5,7 @@ import { promptConversation } from '../core/schemas/prompt-conversation';
 import { llmPort } from './lib/llm-port';
 import { failRun, preview, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
+import { enforcePolicy } from './lib/operator-policy';
 
 /**
  * One model call as a durable workflow: the seeds' `AIGenerate(prompt) |> run!`. A crashed
@@ -16,6 +17,7 @@ import { validateInput } from './lib/validate-input';
 export async function generate(raw: GenerateInput): Promise<GenerateResult> {
   const input = validateInput(GenerateInputSchema, raw, 'generate input');
   reportRun({ kind: 'generate', status: 'running' });
+  await enforcePolicy('generate', input).catch(failRun);
   const conversation = promptConversation(input);
   const refs = new ConversationRefs();
   const path = refs.addPath(null, undefined, conversation);

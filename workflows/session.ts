@@ -23,6 +23,7 @@ import { ApprovalBook } from '../core/steering/approvals';
 import { llmJudge } from './api/llm-judge';
 import { workflowPort } from './api/workflow-port';
 import { NON_RETRYABLE_AGENT_FAILURES } from './lib/agent-port';
+import { enforcePolicy } from './lib/operator-policy';
 import { approvalWaiter } from './lib/approvals';
 import { registerApprovals } from './lib/approve-update';
 import { failRun, reportRun } from './lib/run-status';
@@ -248,6 +249,7 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
       setLedgerGeneration(state.counters.handovers);
     } else {
       reportRun({ kind: 'session', status: 'running' });
+      await enforcePolicy('session', options);
       const specs = options.tools.length > 0 ? await tools.describeTools(options.tools) : [];
       state = SessionState.create(options, specs, Date.now());
     }

@@ -69,7 +69,7 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
       const spec = evaluator as LlmEvaluatorSpec;
       const model = spec.model ?? llm.defaultModel;
       return withHeartbeats(llm.heartbeatIntervalMs, { evaluator: LLM_EVALUATOR_NAME, waitingFor: model }, () =>
-        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: activityKey() }),
+        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: llm.sendCallKey ? activityKey() : undefined }),
       );
     }
     const def = registry.get(evaluator.name);

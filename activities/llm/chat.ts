@@ -40,7 +40,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
   async function complete(input: ChatActivityInput, conversation: Message[]): Promise<ChatActivityResult> {
     const model = input.model ?? config.defaultModel;
-    const key = activityKey();
+    const key = config.sendCallKey ? activityKey() : undefined;
     const messages = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
     const body = { ...(input.params ?? {}), model, messages: messages.map(toWire) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
     const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {

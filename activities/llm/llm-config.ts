@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactUrl } from '../store/store-errors';
 
 /**
  * Where the worker's model calls go. From the environment by default:
@@ -14,6 +15,12 @@ export interface LlmConfig {
   timeoutMs: number;
   /** How often a waiting call heartbeats, so a dead worker's call is retried quickly. */
   heartbeatIntervalMs: number;
+  /**
+   * Send the `x-grove-call-key` header (workflow id, run id, activity id) with each request. Off by
+   * default — providers have no business knowing a run's ids; grove's scripted model server uses
+   * it to count calls (`GROVE_SEND_CALL_KEY=1`).
+   */
+  sendCallKey: boolean;
 }
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -23,6 +30,7 @@ const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   GROVE_MODEL: z.string().min(1).optional(),
   GROVE_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  GROVE_SEND_CALL_KEY: z.enum(['0', '1', 'true', 'false']).optional(),
 });
 
 export class LlmConfigError extends Error {
@@ -41,10 +49,17 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0]);
-    throw new LlmConfigError(`${name}=${String(env[name])} is invalid: ${issue.message}`);
+    const value = name === 'OPENAI_API_KEY' ? '***' : redactUrl(String(env[name]));
+    throw new LlmConfigError(`${name}=${value} is invalid: ${issue.message}`);
   }
   const e = parsed.data;
   const baseURL = overrides.baseURL ?? e.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL;
+  const url = new URL(baseURL);
+  if (url.username || url.password) {
+    throw new LlmConfigError(
+      `OPENAI_BASE_URL has credentials in it (${redactUrl(baseURL)}): a URL ends up in logs, errors and run histories. Put the key in OPENAI_API_KEY (sent as a bearer token), or configure a proxy's own credentials on the proxy`,
+    );
+  }
   let apiKey = overrides.apiKey ?? e.OPENAI_API_KEY;
   if (!apiKey) {
     if (baseURL === OPENAI_DEFAULT_BASE_URL) {
@@ -60,5 +75,6 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides
     defaultModel: overrides.defaultModel ?? e.GROVE_MODEL ?? 'gpt-4o-mini',
     timeoutMs: overrides.timeoutMs ?? e.GROVE_LLM_TIMEOUT_MS ?? 300_000,
     heartbeatIntervalMs: overrides.heartbeatIntervalMs ?? 2_000,
+    sendCallKey: overrides.sendCallKey ?? (e.GROVE_SEND_CALL_KEY === '1' || e.GROVE_SEND_CALL_KEY === 'true'),
   };
 }

@@ -148,7 +148,7 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    if (!this.pool.ended) await this.pool.end();
   }
 
   private schema(): Promise<void> {

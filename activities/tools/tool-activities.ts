@@ -15,6 +15,7 @@ import { currentOwner, resolveConversation } from '../store/resolve-conversation
 import { type AnyToolDefinition, checkToolDefinition, ToolDefinitionError, toolSpec } from './define-tool';
 import { invalidArgumentsText, invalidJsonText, notApprovedText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
 import { defaultFormatOutput, jsonSafeOutput } from './tool-output';
+import { secretRedactor } from '../secrets/secret-redactor';
 
 export interface ToolActivityOptions {
   /** The tools this worker can run (names must be unique). */
@@ -22,6 +23,8 @@ export interface ToolActivityOptions {
   store: MessageStore;
   /** How often a running tool heartbeats. Default 2000 ms. */
   heartbeatIntervalMs?: number;
+  /** Blanks known secrets out of tool outputs before they are stored (default: the worker's, `secretRedactor`). */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -48,6 +51,7 @@ export interface ToolActivityOptions {
  */
 export function createToolActivities(options: ToolActivityOptions) {
   const { store, heartbeatIntervalMs = 2000 } = options;
+  const redact = options.redact ?? secretRedactor();
   const tools = new Map<string, AnyToolDefinition>();
   for (const tool of options.tools) {
     checkToolDefinition(tool);
@@ -123,11 +127,11 @@ export function createToolActivities(options: ToolActivityOptions) {
       try {
         const output = await tool.run(parsed.data, { trajectory: structuredClone(trajectory), signal });
         const content = tool.formatOutput ? String(tool.formatOutput(output)) : defaultFormatOutput(output);
-        return { content, rawOutput: jsonSafeOutput(output), isError: false };
+        return { content: redact(content), rawOutput: redactJson(jsonSafeOutput(output), redact), isError: false };
       } catch (err) {
         // A cancelled activity must end as cancelled, not as a tool message the search goes on with.
         if (signal?.aborted) throw signal.reason ?? err;
-        return failed(toolFailedText(name, err));
+        return failed(redact(toolFailedText(name, err)));
       }
     });
   }
@@ -145,4 +149,11 @@ interface Outcome {
 
 function failed(content: string): Outcome {
   return { content, isError: true };
+}
+
+function redactJson(value: unknown, redact: (text: string) => string): unknown {
+  if (value === undefined) return undefined;
+  const text = JSON.stringify(value);
+  const clean = redact(text);
+  return clean === text ? value : JSON.parse(clean);
 }

@@ -63,7 +63,7 @@ export const scale: Benchmark = {
 
 async function growInProcess(input: AgentInput) {
   const activities = createGroveActivities({
-    llm: { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'explorer', timeoutMs: 1000, heartbeatIntervalMs: 1000 },
+    llm: { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'explorer', timeoutMs: 1000, heartbeatIntervalMs: 1000, sendCallKey: true },
     store: new MemoryMessageStore(),
     client: inProcessOpenAI({ policies: benchPolicies }),
     tools: exampleTools,

@@ -15,7 +15,7 @@ import { inProcessOpenAI } from '../../model-server';
 import type { BenchEnv } from '../lib/bench-env';
 import { spread, type Benchmark, type Row } from '../lib/benchmark';
 
-const LLM = { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'multiplier-judge', timeoutMs: 1000, heartbeatIntervalMs: 1000 };
+const LLM = { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'multiplier-judge', timeoutMs: 1000, heartbeatIntervalMs: 1000, sendCallKey: true };
 
 function activities(seed: number) {
   return createGroveActivities({ llm: LLM, store: new MemoryMessageStore(), client: inProcessOpenAI({ seed }), tools: exampleTools, evaluators: [multiplicationChecker] });

@@ -59,7 +59,7 @@ export async function openBenchEnv(opts: { quick: boolean; log: (line: string) =
   const nativeConnection = await NativeConnection.connect({ address });
   const client = new Client({ connection });
   const llm = (overrides: Partial<LlmConfig> = {}) =>
-    llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'bench', defaultModel: 'multiplier-judge', ...overrides });
+    llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'bench', defaultModel: 'multiplier-judge', sendCallKey: true, ...overrides });
   let postgres: Promise<LocalPostgres> | undefined;
   const postgresUrl = async () => (await (postgres ??= freePort().then((port) => startLocalPostgres({ dir: join(dir, 'postgres'), port, log: opts.log })))).url;
   const stores: MessageStore[] = [];
@@ -111,6 +111,7 @@ export function workerProcessEnv(env: BenchEnv, taskQueue: string, storeDir: str
     GROVE_TASK_QUEUE: taskQueue,
     OPENAI_BASE_URL: env.model.baseURL,
     OPENAI_API_KEY: 'bench',
+    GROVE_SEND_CALL_KEY: '1',
     GROVE_WORKFLOW_BUNDLE: env.bundlePath,
     GROVE_STORE_DIR: storeDir,
     GROVE_WORKER_MODULE: join(__dirname, '..', '..', 'examples', 'worker-module.ts'),

@@ -1,71 +1,81 @@
-import { LlmConfigError } from '../../activities/llm/llm-config';
-import { StoreConfigError, StoreUnavailableError } from '../../activities/store/store-errors';
-import { GroveInputError } from '../../core/schemas/parse-input';
-import { TemporalCliNotFoundError } from '../temporal-server/cli-binary';
-import { DEMO_HELP, demoCommand } from './commands/demo';
-import { DEV_HELP, devCommand } from './commands/dev';
-import { CANCEL_HELP, cancelCommand, PROGRESS_HELP, progressCommand, SHOW_HELP, showCommand, TREE_HELP, treeCommand } from './commands/inspect';
-import { MODEL_SERVER_HELP, modelServerCommand } from './commands/model-server';
-import { PROVISION_HELP, provisionCommand } from './commands/provision';
-import { RUN_HELP, runCommand } from './commands/run';
-import { SCHEMA_HELP, schemaCommand } from './commands/schema';
-import { SESSION_HELP, sessionCommand } from './commands/session';
-import { SETUP_HELP, setupCommand } from './commands/setup';
-import { ACTIONS_HELP, actionsCommand, APPROVE_HELP, approveCommand, FEEDBACK_HELP, feedbackCommand, REWIND_HELP, rewindCommand, STOP_HELP, stopCommand } from './commands/steer';
-import { STORE_HELP, storeCommand } from './commands/store';
-import { WORKER_HELP, workerCommand } from './commands/worker';
-import { describeFailure } from './describe-failure';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COMMANDS, CONNECT_HELP, type CommandIo } from './command-table';
 import { UsageError } from './usage-error';
-
-type Io = { out: (line: string) => void };
-
-/** Every command, in the order `grove help` lists them. */
-const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => Promise<void> }> = {
-  demo: { help: DEMO_HELP, run: demoCommand },
-  dev: { help: DEV_HELP, run: devCommand },
-  run: { help: RUN_HELP, run: runCommand },
-  tree: { help: TREE_HELP, run: treeCommand },
-  show: { help: SHOW_HELP, run: showCommand },
-  progress: { help: PROGRESS_HELP, run: progressCommand },
-  cancel: { help: CANCEL_HELP, run: cancelCommand },
-  session: { help: SESSION_HELP, run: sessionCommand },
-  rewind: { help: REWIND_HELP, run: rewindCommand },
-  feedback: { help: FEEDBACK_HELP, run: feedbackCommand },
-  approve: { help: APPROVE_HELP, run: approveCommand },
-  stop: { help: STOP_HELP, run: stopCommand },
-  actions: { help: ACTIONS_HELP, run: actionsCommand },
-  schema: { help: SCHEMA_HELP, run: schemaCommand },
-  store: { help: STORE_HELP, run: storeCommand },
-  worker: { help: WORKER_HELP, run: (args) => workerCommand(args) },
-  'model-server': { help: MODEL_SERVER_HELP, run: modelServerCommand },
-  setup: { help: SETUP_HELP, run: setupCommand },
-  provision: { help: PROVISION_HELP, run: provisionCommand },
-};
-
-const HELP = ['grove — durable LLM tree-search agents on Temporal', ...Object.values(COMMANDS).map((c) => c.help)].join('\n\n');
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
+/** Errors whose message is the whole story (a setting to fix, a usage mistake): printed as they are. */
+const KNOWN = new Set([
+  'UsageError',
+  'GroveInvalidInput',
+  'LlmConfigError',
+  'TemporalCliNotFoundError',
+  'TemporalConfigError',
+  'TemporalUnreachableError',
+  'StoreUnavailableError',
+  'StoreConfigError',
+  'PostgresNotFoundError',
+  'PolicyConfigError',
+]);
+const USAGE = new Set(['UsageError', 'GroveInvalidInput']);
+
+/** grove's version, from its package.json. */
+export function version(): string {
+  for (const dir of [join(__dirname, '..', '..'), join(__dirname, '..', '..', '..')]) {
+    try {
+      return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      // compiled layout: one level deeper
+    }
+  }
+  return 'unknown';
+}
+
+function helpText(): string {
+  return [
+    `grove ${version()} — durable LLM tree-search agents on Temporal`,
+    'usage: grove <command> [options]     grove <command> --help     grove --version',
+    ...Object.values(COMMANDS).map((c) => c.help),
+    CONNECT_HELP,
+  ].join('\n\n');
+}
+
 /**
  * The `grove` command line. Every failure is one line on stderr: usage mistakes exit 2,
- * anything else exits 1.
+ * anything else exits 1 (a command may exit 3 for a finished run without a solution).
+ *
+ * @example
+ * process.exit(await main(['run', 'generate', '--prompt', 'Say hi!']));
  */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CommandIo = { out }): Promise<number> {
   const [command, ...args] = argv;
   try {
+    if (command === '--version' || command === '-V' || command === 'version') {
+      io.out(version());
+      return 0;
+    }
     if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-      out(HELP);
+      const topic = args[0];
+      if (topic === 'connect') io.out(CONNECT_HELP);
+      else if (topic && COMMANDS[topic]) io.out(COMMANDS[topic].help);
+      else if (topic) throw new UsageError(`help: unknown command "${topic}" (commands: ${Object.keys(COMMANDS).join(', ')}, connect)`);
+      else io.out(helpText());
       return 0;
     }
     const entry = COMMANDS[command];
-    if (!entry) throw new UsageError(`unknown command "${command}" (commands: ${Object.keys(COMMANDS).join(', ')}, help)`);
-    await entry.run(args, { out });
-    return 0;
+    if (!entry) throw new UsageError(`unknown command "${command}" (commands: ${Object.keys(COMMANDS).join(', ')}; grove --help)`);
+    if (args.includes('--help') || args.includes('-h')) {
+      io.out(entry.help);
+      return 0;
+    }
+    await (await entry.load())(args, io);
+    return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (err) {
-    const usage = err instanceof UsageError || err instanceof GroveInputError;
-    const known = usage || err instanceof LlmConfigError || err instanceof TemporalCliNotFoundError || err instanceof StoreUnavailableError || err instanceof StoreConfigError;
-    process.stderr.write(`grove: ${known ? (err as Error).message : describeFailure(err)}\n`);
-    return usage ? 2 : 1;
+    const name = (err as Error)?.name;
+    const message = KNOWN.has(name) ? (err as Error).message : (require('./describe-failure') as typeof import('./describe-failure')).describeFailure(err);
+    process.stderr.write(`grove: ${message}\n`);
+    return USAGE.has(name) ? 2 : 1;
   }
 }
 

@@ -11,7 +11,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  * `util.parseArgs` with grove's error style: an unknown option or a missing value becomes a
  * UsageError naming the command and the option.
  */
-export function parseCommandArgs<O extends Options>(command: string, args: string[], options: O, positionals = 0) {
+export function parseCommandArgs<O extends Options>(command: string, args: string[], options: O, positionals = 0): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>> {
   try {
     const parsed = parseArgs({ args, options, strict: true, allowPositionals: positionals > 0 });
     if (parsed.positionals.length > positionals) {

@@ -1,5 +1,7 @@
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { Runtime, type Worker } from '@temporalio/worker';
+import { groveWorkerLogger } from '../../workers/worker-logger';
 import { join } from 'node:path';
+import { moduleFile } from '../../runtime/paths';
 import type { LlmConfig } from '../../activities/llm/llm-config';
 import type { StoreSettings } from '../../activities/store/open-store';
 import { createGroveWorker } from '../../workers/create-worker';
@@ -10,7 +12,7 @@ import type { TemporalConnectionSettings } from '../temporal-server/connection-o
 let runtimeInstalled = false;
 
 /** The module `grove dev` and the demo serve by default: the example tools and evaluator. */
-export const DEFAULT_WORKER_MODULE = join(__dirname, '..', '..', 'examples', 'worker-module.ts');
+export const DEFAULT_WORKER_MODULE = moduleFile(join(__dirname, '..', '..', 'examples', 'worker-module'));
 
 /**
  * A grove worker inside this process (for `grove dev` and the demo), running until `stop`.
@@ -27,7 +29,7 @@ export async function startLocalWorker(opts: {
 }) {
   const extra = opts.module ?? loadWorkerModule(process.env.GROVE_WORKER_MODULE ?? DEFAULT_WORKER_MODULE);
   if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: groveWorkerLogger('WARN') });
     runtimeInstalled = true;
   }
   const connection = await connectWorker(opts.settings);

@@ -1,4 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { spawnGuarded } from './guarded-spawn';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -9,8 +10,6 @@ export interface LocalPostgresOptions {
   dir: string;
   port: number;
   log?: (line: string) => void;
-  /** Let the server outlive this process (`grove dev` in the background). */
-  detached?: boolean;
 }
 
 export interface LocalPostgres {
@@ -62,16 +61,15 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Lo
     log(`postgres: created a cluster in ${data}`);
   }
   const password = readFileSync(passwordFile, 'utf8').trim();
-  const child = spawn(
-    join(bin, 'postgres'),
-    ['-D', data, '-p', String(opts.port), '-h', '127.0.0.1', '-k', data, '-c', 'log_min_messages=warning'],
-    { stdio: opts.detached ? 'ignore' : ['ignore', 'ignore', 'pipe'], detached: opts.detached ?? false, ...(user ?? {}) },
-  );
+  // Guarded: PostgreSQL never outlives this process, whatever ends it.
+  const server = spawnGuarded(join(bin, 'postgres'), ['-D', data, '-p', String(opts.port), '-h', '127.0.0.1', '-k', data, '-c', 'log_min_messages=warning'], {
+    ...(user ?? {}),
+    stopSignal: 'INT', // PostgreSQL's "fast" shutdown: ends sessions, writes a checkpoint
+  });
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  server.child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   let exitCode: number | null | undefined;
-  void exited.then((code) => (exitCode = code));
+  void server.exited.then((code) => (exitCode = code));
 
   const base = `postgres://grove:${encodeURIComponent(password)}@127.0.0.1:${opts.port}`;
   const deadline = Date.now() + 30_000;
@@ -80,23 +78,16 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Lo
     if (exitCode !== undefined) throw new Error(`PostgreSQL on 127.0.0.1:${opts.port} exited (${exitCode}): ${tail(stderr) || lastError}`);
     if (await ensureDatabase(`${base}/postgres`).catch((err: Error) => ((lastError = err.message), false))) break;
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      await server.stop(1000);
       throw new Error(`PostgreSQL on 127.0.0.1:${opts.port} did not start within 30 s: ${lastError}${stderr ? ` (${tail(stderr)})` : ''}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  if (opts.detached) child.unref();
   log(`postgres: ready on 127.0.0.1:${opts.port} (cluster ${data})`);
   return {
     url: `${base}/grove`,
-    pid: child.pid ?? -1,
-    async stop() {
-      if (exitCode !== undefined) return;
-      child.kill('SIGINT'); // "fast" shutdown: roll back open transactions, write a checkpoint
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    pid: server.child.pid ?? -1,
+    stop: () => server.stop(),
   };
 }
 

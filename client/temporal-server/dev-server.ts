@@ -1,9 +1,9 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { searchAttributeFlags } from '../../workflows/search-attributes';
 import { resolveTemporalCli } from './cli-binary';
+import { spawnGuarded } from '../local/guarded-spawn';
 
 export interface DevServerOptions {
   /** Temporal CLI binary; resolved with `resolveTemporalCli` when omitted. */
@@ -18,8 +18,6 @@ export interface DevServerOptions {
   /** Extra `--dynamic-config-value KEY=JSON` pairs, e.g. a low continue-as-new suggestion for tests. */
   dynamicConfig?: Record<string, unknown>;
   log?: (line: string) => void;
-  /** Let the server outlive this process (for `grove dev` started in the background). */
-  detached?: boolean;
 }
 
 export interface DevServer {
@@ -27,12 +25,15 @@ export interface DevServer {
   namespace: string;
   uiUrl?: string;
   pid: number;
+  /** Resolves when the server process ends (by `stop` or on its own). */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
 /**
  * Starts `temporal server start-dev` with grove's search attributes registered and waits until
- * its frontend answers. The process is stopped with SIGTERM (then SIGKILL after 10 s).
+ * its frontend answers. The server never outlives this process (`spawnGuarded`); `stop` sends
+ * SIGTERM.
  *
  * @example
  * const server = await startDevServer({ port: 7233, uiPort: 8233, dbFile: '.grove/temporal.db' });
@@ -56,31 +57,28 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }
 
-  const child = spawn(cliPath, args, {
-    stdio: opts.detached ? 'ignore' : ['ignore', 'ignore', 'pipe'],
-    detached: opts.detached ?? false,
-  });
+  // Guarded: the server never outlives this process, whatever ends it.
+  const server = spawnGuarded(cliPath, args);
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
+  server.child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const address = `${ip}:${opts.port}`;
 
-  const ready = await waitUntilReady(address, namespace, 60_000, exited);
+  const ready = await waitUntilReady(address, namespace, 60_000, server.exited);
   if (!ready.ok) {
-    child.kill('SIGKILL');
+    await server.stop(1000);
     const tail = stderr.trim().split('\n').slice(-5).join(' | ');
     throw new Error(`Temporal dev server on ${address} did not start: ${ready.reason}${tail ? ` (server said: ${tail})` : ''}`);
   }
-  if (opts.detached) child.unref();
   log(`temporal: dev server ready on ${address}${opts.uiPort === false ? '' : `, UI http://${ip}:${opts.uiPort}`}`);
   return {
     address,
     namespace,
     uiUrl: opts.uiPort === false ? undefined : `http://${ip}:${opts.uiPort}`,
-    pid: child.pid ?? -1,
-    stop: () => stopProcess(child, exited),
+    pid: server.child.pid ?? -1,
+    exited: server.exited,
+    stop: () => server.stop(),
   };
 }
 
@@ -111,12 +109,4 @@ export async function answers(address: string, namespace: string): Promise<boole
   } finally {
     await connection.close();
   }
-}
-
-async function stopProcess(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -39,6 +39,10 @@ export interface AgentProgress {
   costUsd: number;
   stop?: SearchStop;
   reflections: string[];
+  /** The best node's score so far. */
+  bestScore?: number;
+  /** The run's budget, so a watcher can show what is left. */
+  budget?: { maxCalls?: number; maxTokens?: number; maxCostUsd?: number; maxWallMs?: number };
 }
 
 /** The text of a trajectory's final answer: a text reply, or the arguments of the final tool call. */

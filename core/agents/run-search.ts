@@ -13,7 +13,8 @@ export interface SearchOutcome {
 /**
  * Drives a search to its end, one algorithm step at a time. Before each step `beforeStep` may
  * ask to hand over (a workflow continues-as-new there; the state is plain JSON between steps),
- * and may steer the search (a rewind, a stop: the search then ends before the step).
+ * to stop for a reason of its own, or steer the search (a rewind; a person's stop, which it sets
+ * on the state: the search then ends before the step).
  * A budget that runs out ends the search with the best node found so far.
  *
  * @example
@@ -21,12 +22,17 @@ export interface SearchOutcome {
  */
 export async function runSearch(
   ctx: SearchContext,
-  hooks: { beforeStep?: () => Promise<'continue' | 'handover'> } = {},
+  hooks: { beforeStep?: () => Promise<'continue' | 'handover' | SearchStop> } = {},
 ): Promise<SearchOutcome | 'handover'> {
   const algorithm = ALGORITHM_IMPLEMENTATIONS[ctx.options.algorithm];
   if (ctx.state.counters.steps === 0 && Object.keys(ctx.state.algo).length === 0) algorithm.start(ctx);
   while (!ctx.state.stop) {
-    if (hooks.beforeStep && (await hooks.beforeStep()) === 'handover') return 'handover';
+    const next = hooks.beforeStep ? await hooks.beforeStep() : 'continue';
+    if (next === 'handover') return 'handover';
+    if (next !== 'continue') {
+      ctx.state.stop = next;
+      break;
+    }
     if (ctx.state.stop) break; // a person stopped the search between steps
     try {
       const more = await algorithm.step(ctx);

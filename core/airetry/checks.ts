@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { renderTemplate } from '../conversation/template';
 import type { AICall } from './ai-call';
 import type { Condition, Feedback } from './evaluate-condition';
+import { compilePattern, UnsupportedPatternError } from './safe-pattern';
+import { zodFromJsonSchema } from './schema-patterns';
+
+/**
+ * How user-supplied patterns are matched: `linear` (RE2, the default) or `native` (JavaScript's
+ * backtracking engine — only for replaying runs recorded before grove matched in linear time).
+ */
+export type PatternEngine = 'linear' | 'native';
 
 /**
  * The built-in checks of the ready-made `airetry` workflow, for services that start runs with
@@ -20,6 +28,16 @@ const common = {
 };
 const caseSensitive = z.boolean().optional();
 
+/** A JSON Schema from a run's input: usable by zod, its patterns matchable in linear time. */
+export const JsonSchemaSpec = z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
+  try {
+    zodFromJsonSchema(schema);
+  } catch (err) {
+    const unsupported = err instanceof UnsupportedPatternError;
+    ctx.addIssue({ code: 'custom', message: unsupported ? (err as Error).message : `not a usable JSON Schema (${(err as Error).message})` });
+  }
+});
+
 const RegexCheck = z.strictObject({
   kind: z.literal('regex'),
   pattern: z.string().min(1),
@@ -30,6 +48,12 @@ const RegexCheck = z.strictObject({
     new RegExp(check.pattern, check.flags);
   } catch (err) {
     ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid regular expression (${(err as Error).message})` });
+    return;
+  }
+  try {
+    compilePattern(check.pattern, check.flags);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', path: ['pattern'], message: (err as Error).message });
   }
 });
 
@@ -43,13 +67,7 @@ export const CheckSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('lowercase'), ...common }),
   z.strictObject({
     kind: z.literal('jsonSchema'),
-    schema: z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
-      try {
-        z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: `not a usable JSON Schema (${(err as Error).message})` });
-      }
-    }),
+    schema: JsonSchemaSpec,
     ...common,
   }),
   z.strictObject({ kind: z.literal('llmJudge'), question: z.string().min(1), model: z.string().min(1).optional(), ...common }),
@@ -81,14 +99,15 @@ export function answerText(call: AICall<unknown>): string {
  * const check = compileCheck({ kind: 'maxWords', max: 1 }, 0, judge);
  * await airetry(check.condition, call, check.feedback, check.options);
  */
-export function compileCheck(spec: CheckSpec, index: number, judge: JudgeRunner): CompiledCheck {
+export function compileCheck(spec: CheckSpec, index: number, judge: JudgeRunner, opts: { patterns?: PatternEngine } = {}): CompiledCheck {
+  const engine = opts.patterns ?? 'linear';
   const fold = (s: string) => ('caseSensitive' in spec && spec.caseSensitive ? s : s.toLowerCase());
   const text = (call: AICall<unknown>) => answerText(call).trim();
   let condition: Condition<unknown>;
   let fallback: string | ((call: AICall<unknown>) => string);
   switch (spec.kind) {
     case 'regex': {
-      const re = new RegExp(spec.pattern, spec.flags);
+      const re = engine === 'linear' ? compilePattern(spec.pattern, spec.flags) : new RegExp(spec.pattern, spec.flags);
       condition = (call) => re.test(text(call));
       fallback = `Your answer must match the pattern /${spec.pattern}/${spec.flags ?? ''}.`;
       break;
@@ -118,7 +137,7 @@ export function compileCheck(spec: CheckSpec, index: number, judge: JudgeRunner)
       fallback = 'You must answer in lowercase.';
       break;
     case 'jsonSchema': {
-      const schema = z.fromJSONSchema(spec.schema as Parameters<typeof z.fromJSONSchema>[0]);
+      const schema = zodFromJsonSchema(spec.schema, engine);
       const problem = (call: AICall<unknown>): string | undefined => {
         let value: unknown;
         try {

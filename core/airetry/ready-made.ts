@@ -5,7 +5,8 @@ import { promptConversation } from '../schemas/prompt-conversation';
 import { userMessage, type Message } from '../schemas/messages';
 import { AICall } from './ai-call';
 import { airetry } from './airetry';
-import { compileCheck, type JudgeRunner } from './checks';
+import { compileCheck, type JudgeRunner, type PatternEngine } from './checks';
+import { zodFromJsonSchema } from './schema-patterns';
 import { choiceOutput, jsonOutput, textOutput, type OutputParser } from './output-parsers';
 import type { AICallPort } from './ports';
 
@@ -18,10 +19,10 @@ type Input = z.output<typeof AiretryInputSchema>;
  * @example
  * const call = callFromInput(AiretryInputSchema.parse(json), port, seededRandom(1));
  */
-export function callFromInput(input: Input, port: AICallPort, rng: RandomSource): AICall<unknown> {
+export function callFromInput(input: Input, port: AICallPort, rng: RandomSource, patterns: PatternEngine = 'linear'): AICall<unknown> {
   let prompt = input.messages ?? promptConversation({ prompt: input.prompt, system: input.system });
   let parser: OutputParser<unknown> = textOutput;
-  if (input.kind === 'extract') parser = jsonOutput(z.fromJSONSchema(input.schema as Parameters<typeof z.fromJSONSchema>[0]), { name: 'output' });
+  if (input.kind === 'extract') parser = jsonOutput(zodFromJsonSchema(input.schema as Record<string, unknown>, patterns), { name: 'output' });
   if (input.kind === 'classify') {
     parser = choiceOutput(input.choices!);
     prompt = classifyConversation(input.messages ?? input.prompt!, input.choices!, input.system);
@@ -57,8 +58,9 @@ export async function runChecks(
   input: Input,
   judge: JudgeRunner,
   onCheck?: (outcomes: CheckOutcome[]) => void,
+  patterns: PatternEngine = 'linear',
 ): Promise<CheckOutcome[]> {
-  const checks = input.checks.map((spec, i) => compileCheck(spec, i, judge));
+  const checks = input.checks.map((spec, i) => compileCheck(spec, i, judge, { patterns }));
   const opts = { throw: input.throwOnBudget };
   await call.run();
   if (call.config.catchErrors) {

@@ -3,6 +3,7 @@ import { CallStateError } from '../errors';
 import type { ChatActivityResult } from '../schemas/llm-call';
 import type { AICall } from './ai-call';
 import { describeError } from './ports';
+import { mapLimit } from '../agents/map-limit';
 
 export interface RunOptions {
   /**
@@ -50,21 +51,23 @@ export async function runCall<T>(call: AICall<T>, opts: RunOptions = {}): Promis
     : call.pathRef(parent.id);
 
   let firstId = call.samples.nextId;
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: requests }, (_, i) => {
+  // At most MAX_PARALLEL_REQUESTS model calls in flight: a huge fan-out is sent in a sliding window
+  // rather than as thousands of activities in one workflow task (Temporal refuses a task over 4 MB).
+  const outcomes = await mapLimit(Array.from({ length: requests }, (_, i) => i), MAX_PARALLEL_REQUESTS, (i) => {
       const n = Math.min(perRequest, wanted - i * perRequest);
       const temperature = baseTemperature > 0 ? round9(baseTemperature + TEMPERATURE_NUDGE * (i + 1)) : baseTemperature;
       const ids = n === 1 ? `${firstId}` : `${firstId}-${firstId + n - 1}`;
       firstId += n;
       const runId = `r${call.requests++}`;
-      return port.chat(call.refs, sendPath, {
-        model: call.model,
-        params: { ...params, temperature, ...(n > 1 || params.n !== undefined ? { n } : {}) },
-        runId,
-        summary: `sample${n === 1 ? '' : 's'} ${ids} ← ${parent.id}${send?.add.length ? ' with feedback' : ''}`,
-      });
-    }),
-  );
+      return settle(
+        port.chat(call.refs, sendPath, {
+          model: call.model,
+          params: { ...params, temperature, ...(n > 1 || params.n !== undefined ? { n } : {}) },
+          runId,
+          summary: `sample${n === 1 ? '' : 's'} ${ids} ← ${parent.id}${send?.add.length ? ' with feedback' : ''}`,
+        }),
+      );
+    });
 
   let failure: unknown;
   for (const outcome of outcomes) {
@@ -110,4 +113,14 @@ function addSamples<T>(
 /** Keeps nudged temperatures free of float noise (0.7 + 0.001 = 0.701, not 0.7010000000000001). */
 function round9(x: number): number {
   return Math.round(x * 1e9) / 1e9;
+}
+
+/** Model calls of one round in flight at once. */
+export const MAX_PARALLEL_REQUESTS = 64;
+
+function settle<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return promise.then(
+    (value) => ({ status: 'fulfilled', value }),
+    (reason: unknown) => ({ status: 'rejected', reason }),
+  );
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CheckSpecSchema } from '../airetry/checks';
+import { CheckSpecSchema, JsonSchemaSpec } from '../airetry/checks';
 import { RetryConfigSchema } from './retry-config';
 import { PromptInputSchema } from './generate';
 import { MessageSchema, UsageSchema } from './messages';
@@ -31,11 +31,8 @@ export const AiretryInputSchema = PromptInputSchema.extend({
     if (v.kind === 'extract' && !v.schema) ctx.addIssue({ code: 'custom', path: ['schema'], message: "kind 'extract' needs a JSON Schema" });
     if (v.kind === 'classify' && !v.choices) ctx.addIssue({ code: 'custom', path: ['choices'], message: "kind 'classify' needs choices" });
     if (v.schema) {
-      try {
-        z.fromJSONSchema(v.schema as Parameters<typeof z.fromJSONSchema>[0]);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', path: ['schema'], message: `not a usable JSON Schema (${(err as Error).message})` });
-      }
+      const checked = JsonSchemaSpec.safeParse(v.schema);
+      if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: ['schema', ...issue.path], message: issue.message });
     }
   });
 export type AiretryInput = z.input<typeof AiretryInputSchema>;

@@ -43,6 +43,7 @@ test('a tool requiring approval waits durably — its worker SIGKILLed meanwhile
     GROVE_WORKFLOW_BUNDLE: env.bundlePath,
     GROVE_WORKER_MODULE: 'examples/worker-module.ts',
     GROVE_NOTES_FILE: notes,
+    GROVE_SEND_CALL_KEY: '1',
   };
   const grove = groveClient(env, taskQueue);
   const id = `${taskQueue}-chat`;

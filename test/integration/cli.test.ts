@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,9 @@ import { resolveTemporalCli } from '../../client/temporal-server/cli-binary';
 import { freePort } from '../../client/temporal-server/ports';
 import { startModelServer, type ModelServer } from '../../model-server';
 import { QUICKSTART, quickstartInput } from '../support/in-process-agent';
-import { runCli } from '../support/run-cli';
+import { ROOT, runCli } from '../support/run-cli';
+import { answers } from '../../client/temporal-server/dev-server';
+import { until } from '../../workers/worker-process';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 
 let env: TestEnv;
@@ -66,6 +69,13 @@ test('bad model configuration: one line naming the variable', async () => {
   const badUrl = await grove(['worker'], { OPENAI_BASE_URL: 'not-a-url', TEMPORAL_ADDRESS: env.address });
   expect(badUrl.code).toBe(1);
   expect(oneLine(badUrl.stderr)).toEqual(['grove: OPENAI_BASE_URL=not-a-url is invalid: must be a URL such as http://localhost:8000/v1']);
+
+  const withPassword = await grove(['worker'], { OPENAI_BASE_URL: 'http://proxy-user:Pr0xyPassw0rd@127.0.0.1:9/v1', TEMPORAL_ADDRESS: env.address });
+  expect(withPassword.code).toBe(1);
+  expect(oneLine(withPassword.stderr)).toEqual([
+    'grove: OPENAI_BASE_URL has credentials in it (http://proxy-user:***@127.0.0.1:9/v1): a URL ends up in logs, errors and run histories. Put the key in OPENAI_API_KEY (sent as a bearer token), or configure a proxy\'s own credentials on the proxy',
+  ]);
+  expect(withPassword.stdout + withPassword.stderr).not.toContain('Pr0xyPassw0rd');
 
   const noKey = await grove(['worker'], { TEMPORAL_ADDRESS: env.address });
   expect(oneLine(noKey.stderr)).toEqual([
@@ -133,4 +143,95 @@ test('README command 1: the demo runs a durable generate and the color game on i
   expect(demo.stdout).toContain("Hi! I'm grove's scripted assistant.");
   expect(demo.stdout).toMatch(/\nyellow {3}\(all checks passed: \d+ samples, \d+ retries\)/);
   expect(demo.stdout).toMatch(new RegExp(`Temporal UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/airetry-[0-9a-f]{8}`));
+}, 150_000);
+
+test('every command reaches the server named by GROVE_TEMPORAL_PORT, TEMPORAL_ADDRESS or a config-file profile', async () => {
+  const [host, port] = env.address.split(':');
+  const profile = join(scratch, 'temporal.toml');
+  writeFileSync(profile, `[profile.ci]\naddress = "${env.address}"\nnamespace = "default"\n`);
+  const ways: Record<string, Record<string, string | undefined>> = {
+    GROVE_TEMPORAL_PORT: { GROVE_TEMPORAL_PORT: port },
+    TEMPORAL_ADDRESS: { TEMPORAL_ADDRESS: env.address },
+    profile: { TEMPORAL_CONFIG_FILE: profile, TEMPORAL_PROFILE: 'ci' },
+  };
+  expect(host).toBe('127.0.0.1');
+  const taskQueue = uniqueTaskQueue('cli-connect');
+  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL) });
+  await worker.runUntil(async () => {
+    for (const [way, settings] of Object.entries(ways)) {
+      const e = { ...settings, GROVE_TASK_QUEUE: taskQueue, GROVE_UI_URL: 'http://ui.example' };
+      const workflowId = `${taskQueue}-${way}`;
+      // A slow first model answer keeps the run open for the commands that need a running run.
+      model.addFault({ match: { callKeyPrefix: `${workflowId}/` }, action: { kind: 'latency', ms: 3000 } });
+      const run = await grove(['run', 'airetry', '--input', 'examples/inputs/color-game.json', '--workflow-id', workflowId, '--no-wait'], e);
+      expect([way, run.stderr, oneLine(run.stdout)[0]]).toEqual([way, '', `started ${workflowId}  http://ui.example/namespaces/default/workflows/${workflowId}`]);
+      const progress = await grove(['progress', workflowId], e);
+      expect([way, progress.code]).toEqual([way, 0]);
+      expect(JSON.parse(progress.stdout)).toMatchObject({ maxCalls: 99 });
+      const tree = await grove(['tree', workflowId], e);
+      expect([way, tree.code, oneLine(tree.stdout)[0]]).toEqual([way, 0, expect.stringMatching(/^SampleNode\(id: 0/)]);
+      const cancel = await grove(['cancel', workflowId], e);
+      expect([way, oneLine(cancel.stdout)]).toEqual([way, [`cancellation requested for ${workflowId}`]]);
+      const setup = await grove(['setup'], e);
+      expect([way, setup.code]).toEqual([way, 0]);
+    }
+  });
+  // The worker process reads the same settings.
+  const workerProcess = await grove(['worker', '--task-queue', `${taskQueue}-w`], { GROVE_TEMPORAL_PORT: port, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'k' }, 4000);
+  expect(workerProcess.stdout).toContain(`grove worker: task queue ${taskQueue}-w on ${env.address}/default`);
+});
+
+test('a server that cannot be reached: one line naming the address and the setting that chose it', async () => {
+  const port = await freePort();
+  const viaPort = await grove(['progress', 'some-run'], { GROVE_TEMPORAL_PORT: String(port) });
+  expect(viaPort.code).toBe(1);
+  expect(oneLine(viaPort.stderr)).toEqual([expect.stringMatching(new RegExp(`^grove: cannot connect to Temporal at 127\\.0\\.0\\.1:${port} \\(from GROVE_TEMPORAL_PORT\\): .*; start one with \`grove dev\``))]);
+  const viaAddress = await grove(['run', 'generate', '--prompt', 'hi'], { TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
+  expect(oneLine(viaAddress.stderr)).toEqual([expect.stringMatching(new RegExp(`^grove: cannot connect to Temporal at 127\\.0\\.0\\.1:${port} \\(from TEMPORAL_ADDRESS\\): `))]);
+  const bad = await grove(['progress', 'x'], { TEMPORAL_ADDRESS: 'http://nope' });
+  expect(oneLine(bad.stderr)).toEqual(['grove: Temporal address "http://nope" (from TEMPORAL_ADDRESS) is not host:port, e.g. localhost:7233 or my-ns.a1b2c.tmprl.cloud:7233']);
+});
+
+test('--help for every command, --version, and help on a bad command', async () => {
+  const version = await grove(['--version']);
+  expect(version.stdout.trim()).toBe(require('../../package.json').version);
+  for (const command of ['run', 'tree', 'store', 'worker', 'dev']) {
+    const help = await grove([command, '--help']);
+    expect([command, help.code, oneLine(help.stdout)[0]]).toEqual([command, 0, expect.stringMatching(new RegExp(`^grove ${command}\\b`))]);
+  }
+  const runHelp = await grove(['run', '--help']);
+  expect(runHelp.stderr).toBe('');
+  const unknown = await grove(['frobnicate']);
+  expect(unknown.code).toBe(2);
+  expect(oneLine(unknown.stderr)[0]).toMatch(/^grove: unknown command "frobnicate" \(commands: demo, dev, run/);
+});
+
+test('grove dev restarts a Temporal server that died, and leaves nothing running when it is killed', async () => {
+  const cli = await resolveTemporalCli();
+  const home = join(scratch, 'dev-home');
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const dev = spawn(process.execPath, [join(ROOT, 'bin', 'grove'), 'dev'], {
+    cwd: ROOT,
+    env: { ...process.env, GROVE_HOME: home, GROVE_TEMPORAL_PORT: String(port), GROVE_UI_PORT: String(uiPort), TEMPORAL_CLI_PATH: cli.path, TEMPORAL_ADDRESS: undefined },
+  });
+  let output = '';
+  dev.stdout.on('data', (d: Buffer) => (output += d));
+  dev.stderr.on('data', (d: Buffer) => (output += d));
+  const serverPids = () =>
+    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(join(home, 'temporal.db')) && !l.includes(' sh -c '))
+      .map((l) => Number(l.trim().split(/\s+/)[0]));
+  try {
+    await until(() => output.includes('grove dev: worker on task queue'), 60_000, 'grove dev to start');
+    const [first] = serverPids();
+    expect(first).toBeGreaterThan(0);
+    process.kill(first, 'SIGKILL');
+    await until(() => output.includes('the dev server exited') && /dev server ready on .*\n[\s\S]*dev server ready on/.test(output), 60_000, 'the restart');
+    await until(() => answers(`127.0.0.1:${port}`, 'default').catch(() => false), 30_000, 'the restarted server to answer');
+    expect(serverPids()).not.toContain(first);
+  } finally {
+    dev.kill('SIGKILL');
+  }
+  await until(() => serverPids().length === 0, 20_000, 'the dev server to stop with grove dev');
 }, 150_000);

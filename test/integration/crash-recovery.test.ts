@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelServer, type ModelServer } from '../../model-server';
@@ -34,6 +34,7 @@ const workerEnvFor = (taskQueue: string) => ({
   GROVE_TASK_QUEUE: taskQueue,
   OPENAI_BASE_URL: model.baseURL,
   OPENAI_API_KEY: 'test-key',
+  GROVE_SEND_CALL_KEY: '1',
   GROVE_STORE_DIR: storeDir,
   GROVE_WORKFLOW_BUNDLE: env.bundlePath,
   GROVE_WORKER_MODULE: 'examples/worker-module.ts',
@@ -119,5 +120,49 @@ test('an agent whose worker is SIGKILLed mid-search finishes on a new worker wit
   } finally {
     await first.kill('SIGKILL');
     await second?.kill('SIGTERM');
+  }
+}, 90_000);
+
+/**
+ * The window the call records exist for: the model answered, the worker recorded the answer, and
+ * died before Temporal heard of it. The worker is SIGKILLed exactly there (its store holds the
+ * activity right after recording); the retry on the next worker must return the recorded answer.
+ * The control run keeps no records and pays the same call twice — so the test does hit the window.
+ */
+test.each([
+  ['with call records, the retry reuses the answer', '0', 0],
+  ['without them (control), the same call is paid twice', '1', 1],
+] as const)('killed between recording an answer and reporting it: %s', async (_name, forget, repeated) => {
+  const dir = mkdtempSync(join(tmpdir(), 'grove-window-'));
+  const taskQueue = uniqueTaskQueue('window');
+  const workflowId = `${taskQueue}-run`;
+  const marker = join(dir, 'held');
+  const moduleEnv = {
+    ...workerEnvFor(taskQueue),
+    GROVE_WORKER_MODULE: 'test/fixtures/worker-modules/hold-after-record.ts',
+    GROVE_TEST_STORE_DIR: join(dir, 'store'),
+    GROVE_TEST_FORGET_CALLS: forget,
+  };
+  const first = startWorkerProcess({ ...moduleEnv, GROVE_TEST_HOLD_MARKER: marker });
+  let second: ReturnType<typeof startWorkerProcess> | undefined;
+  try {
+    await first.ready;
+    const before = model.stats().callKeys.repeatedAfterCompletion;
+    const handle = await groveClient(env, taskQueue).start('airetry', input, { workflowId });
+    await until(() => existsSync(marker), 30_000, 'the first answer to be recorded');
+    // Inside the window: the model completed the request, Temporal has not been told.
+    expect(requestsOf(workflowId).filter((r) => r.outcome === 'completed')).toHaveLength(1);
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.some((e) => e.activityTaskCompletedEventAttributes)).toBe(false);
+    await first.kill('SIGKILL');
+
+    second = startWorkerProcess(moduleEnv);
+    const result = await handle.result();
+    expect(result.success).toBe(true);
+    expect(model.stats().callKeys.repeatedAfterCompletion - before).toBe(repeated);
+  } finally {
+    await first.kill('SIGKILL');
+    await second?.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
   }
 }, 90_000);

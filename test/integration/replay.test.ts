@@ -1,6 +1,7 @@
 import { Worker } from '@temporalio/worker';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { quietRuntime } from '../support/quiet-runtime';
 
 /**
  * Recorded histories of every ready-made workflow (and the examples) replay against the current
@@ -8,6 +9,7 @@ import { join } from 'node:path';
  * behind `patched()`, then re-record with `npx tsx scripts/record-histories.ts`.
  */
 const DIR = join(__dirname, '..', 'fixtures', 'histories');
+beforeAll(quietRuntime);
 const fixtures = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
 test('there are recorded histories of each ready-made workflow', () => {

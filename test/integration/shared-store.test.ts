@@ -59,6 +59,7 @@ function worker(taskQueue: string, env: Record<string, string>): WorkerProcess {
     GROVE_TASK_QUEUE: taskQueue,
     OPENAI_BASE_URL: suite.model.baseURL,
     OPENAI_API_KEY: 'test-key',
+    GROVE_SEND_CALL_KEY: '1',
     GROVE_WORKFLOW_BUNDLE: suite.env.bundlePath,
     GROVE_WORKER_MODULE: 'examples/worker-module.ts',
     ...env,

@@ -1,4 +1,5 @@
 import type { LlmConfig } from '../../activities/llm/llm-config';
+import type { OperatorPolicyInput } from '../../core/policy/operator-policy';
 import { startModelServer, type ModelServer, type ModelServerOptions } from '../../model-server';
 import { openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from './temporal-env';
 
@@ -6,7 +7,7 @@ export interface IntegrationSuite {
   readonly env: TestEnv;
   readonly model: ModelServer;
   /** Runs `fn` with a grove worker (example tools and evaluators included) on a fresh task queue. */
-  withWorker<T>(fn: (taskQueue: string) => Promise<T>, llm?: Partial<LlmConfig>): Promise<T>;
+  withWorker<T>(fn: (taskQueue: string) => Promise<T>, llm?: Partial<LlmConfig>, policy?: OperatorPolicyInput): Promise<T>;
 }
 
 /**
@@ -35,9 +36,9 @@ export function integrationSuite(prefix: string, modelOptions: ModelServerOption
     get model() {
       return model!;
     },
-    async withWorker(fn, llm = {}) {
+    async withWorker(fn, llm = {}, policy) {
       const taskQueue = uniqueTaskQueue(prefix);
-      const worker = await testWorker(env!, { taskQueue, llm: testLlmConfig(model!.baseURL, llm) });
+      const worker = await testWorker(env!, { taskQueue, llm: testLlmConfig(model!.baseURL, llm), policy });
       return worker.runUntil(fn(taskQueue));
     },
   };

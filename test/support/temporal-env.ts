@@ -1,15 +1,15 @@
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { quietRuntime } from './quiet-runtime';
 import { randomUUID } from 'node:crypto';
 import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import type { MessageStore } from '../../activities/store/message-store';
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { GroveClient } from '../../client/grove-client';
+import type { OperatorPolicyInput } from '../../core/policy/operator-policy';
 import { createGroveWorker, type GroveWorkerOptions } from '../../workers/create-worker';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../../examples/tools';
-
-let runtimeInstalled = false;
 
 export interface TestEnv {
   address: string;
@@ -21,10 +21,7 @@ export interface TestEnv {
 
 /** Connects to the test run's shared dev server (started in globalSetup). */
 export async function openTestEnv(): Promise<TestEnv> {
-  if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-    runtimeInstalled = true;
-  }
+  quietRuntime();
   const address = process.env.GROVE_TEST_TEMPORAL_ADDRESS;
   const bundlePath = process.env.GROVE_TEST_WORKFLOW_BUNDLE;
   if (!address || !bundlePath) throw new Error('integration tests need the jest globalSetup (run them with `npm test`)');
@@ -48,7 +45,7 @@ export function uniqueTaskQueue(prefix: string): string {
 }
 
 export function testLlmConfig(baseURL: string, overrides: Partial<LlmConfig> = {}): LlmConfig {
-  return llmConfigFromEnv({}, { baseURL, apiKey: 'test-key', defaultModel: 'assistant', heartbeatIntervalMs: 200, ...overrides });
+  return llmConfigFromEnv({}, { baseURL, apiKey: 'test-key', defaultModel: 'assistant', heartbeatIntervalMs: 200, sendCallKey: true, ...overrides });
 }
 
 /** A grove worker on its own task queue, against the shared server and bundle. */
@@ -66,6 +63,6 @@ export async function testWorker(
   });
 }
 
-export function groveClient(env: TestEnv, taskQueue: string): GroveClient {
-  return new GroveClient(env.client, taskQueue);
+export function groveClient(env: TestEnv, taskQueue: string, policy?: OperatorPolicyInput): GroveClient {
+  return new GroveClient(env.client, taskQueue, undefined, policy);
 }

@@ -13,6 +13,9 @@ export interface CallProgress {
   samples: number;
   usage: Usage;
   error?: { message: string; type?: string };
+  /** The call's budget, so a watcher can show what is left. */
+  maxCalls: number;
+  maxRetries: number;
 }
 
 export const treeQuery = defineQuery<SampleTreeJSON<ConversationDelta>>('tree');
@@ -45,6 +48,8 @@ export function callProgress<T>(call: AICall<T>): CallProgress {
     samples: call.samples.size - 1,
     usage: call.usage,
     error: call.error,
+    maxCalls: call.config.maxCalls,
+    maxRetries: call.config.maxRetries,
   };
 }
 

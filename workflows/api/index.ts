@@ -4,7 +4,7 @@
  * worker.
  *
  * @example
- * import { aiGenerate, airetry, lastOutput } from 'grove/workflows/api';
+ * import { aiGenerate, airetry, lastOutput } from 'grove-agents/workflow';
  *
  * export async function colorGame(): Promise<string> {
  *   const out = aiGenerate('Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',

@@ -18,7 +18,7 @@ import { runLedger } from './run-ledger';
  */
 export function toolPort(llm: LlmSettings, taskQueue: string | undefined, nonRetryable: string[]) {
   const options: ActivityOptions = {
-    ...activityOptions(llm, nonRetryable, { maxAttempts: Math.min(llm.maxAttempts, 3) }),
+    ...activityOptions(llm, nonRetryable, { maxAttempts: llm.maxAttempts === 0 ? 3 : Math.min(llm.maxAttempts, 3) }),
     taskQueue,
   };
   const tools = proxyActivities<ToolActivities>(options);

@@ -5,16 +5,9 @@ import { SampleTree } from '../../../core/tree/sample-tree';
 import { GroveClient } from '../../grove-client';
 import { connectClient } from '../../temporal-server/connect';
 import { ensureModel } from '../../local/ensure-model';
-import { ensureTemporal, runUrl } from '../../local/ensure-temporal';
+import { ensureTemporal } from '../../local/ensure-temporal';
 import { startLocalWorker } from '../../local/local-worker';
 import { parseCommandArgs } from '../usage-error';
-
-export const DEMO_HELP = `grove demo [--keep | --exit]
-  Starts a local Temporal dev server (or uses TEMPORAL_ADDRESS), a worker and — without
-  OPENAI_BASE_URL / OPENAI_API_KEY — grove's scripted model server, then runs a durable
-  generate workflow and the seeds' color game as a self-fixing airetry run, and prints the
-  answers, the sample tree and where to see the runs in the Temporal UI.
-  With a terminal it stays up (so the UI stays reachable) until Ctrl-C; --exit stops at once.`;
 
 const COLOR_GAME: AiretryInput = {
   prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
@@ -34,7 +27,7 @@ export async function demoCommand(args: string[], io: { out: (line: string) => v
   const temporal = await ensureTemporal({ log: io.out });
   const model = await ensureModel({ log: io.out });
   const worker = await startLocalWorker({ settings: temporal.settings, llm: model.llm, taskQueue });
-  const grove = new GroveClient(await connectClient(temporal.settings), taskQueue);
+  const grove = new GroveClient(await connectClient(temporal.settings), taskQueue, temporal.settings);
   try {
     const prompt = 'Say hi to grove, a library for durable LLM tree search!';
     io.out(`\n> ${prompt}`);
@@ -47,7 +40,7 @@ export async function demoCommand(args: string[], io: { out: (line: string) => v
     const game = await grove.run('airetry', { ...COLOR_GAME, model: model.scripted ? 'color-guesser' : undefined });
     io.out(`${String(game.output)}   (${game.success ? 'all checks passed' : 'budget exhausted'}: ${game.calls} samples, ${game.retries} retries)\n`);
     io.out(formatCallTree(SampleTree.fromJSON<ConversationDelta>(game.tree), { activeSampleId: game.activeSampleId, answers: true }));
-    const link = runUrl(temporal.uiUrl, temporal.settings.namespace, game.workflowId);
+    const link = grove.runUrl(game.workflowId);
     if (link) io.out(`\nTemporal UI: ${link}`);
     const keep = values.keep || (!values.exit && process.stdin.isTTY);
     if (keep) {

@@ -4,22 +4,16 @@ import { ensureTemporal } from '../../local/ensure-temporal';
 import { startLocalWorker } from '../../local/local-worker';
 import { parseCommandArgs, UsageError } from '../usage-error';
 
-export const DEV_HELP = `grove dev [--task-queue NAME] [--store folder|postgres]
-  Starts (or reuses) a local Temporal dev server with its Web UI, a grove worker, and — when no
-  OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's scripted model server. The message store is
-  GROVE_STORE_URL, else the folder .grove/store, or with --store postgres a local PostgreSQL
-  (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). Runs until Ctrl-C.`;
-
 export async function devCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   const { values } = parseCommandArgs('dev', args, { 'task-queue': { type: 'string' }, store: { type: 'string' } });
   const taskQueue = values['task-queue'] ?? process.env.GROVE_TASK_QUEUE ?? 'grove';
   const kind = values.store ?? 'folder';
   if (kind !== 'folder' && kind !== 'postgres') throw new UsageError(`dev: --store must be "folder" or "postgres", got "${kind}"`);
   const store = await ensureStore(kind, { log: io.out });
-  const temporal = await ensureTemporal({ log: io.out });
+  const temporal = await ensureTemporal({ log: io.out, supervise: true });
   const model = await ensureModel({ log: io.out });
   const worker = await startLocalWorker({ settings: temporal.settings, llm: model.llm, taskQueue, store: store.settings });
-  io.out(`grove dev: worker on task queue "${taskQueue}"${temporal.uiUrl ? `; Temporal UI at ${temporal.uiUrl}` : ''}`);
+  io.out(`grove dev: worker on task queue "${taskQueue}"${temporal.settings.uiUrl ? `; Temporal UI at ${temporal.settings.uiUrl}` : ''}`);
   io.out('grove dev: try `npx grove run generate --prompt "Say hi!"` in another terminal; Ctrl-C stops');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -2,17 +2,6 @@ import { messageText, type Message } from '../../../core/schemas/messages';
 import { GroveClient } from '../../grove-client';
 import { parseCommandArgs, UsageError } from '../usage-error';
 
-export const TREE_HELP = `grove tree WORKFLOW_ID [--answers] [--json]
-  Prints the tree of a running or finished airetry run (the seeds' print_samples shape; --answers
-  adds each sample's answer) or search agent (one line per step).`;
-export const SHOW_HELP = `grove show WORKFLOW_ID [--json]
-  Prints the winning conversation of a running or finished run.`;
-
-export const PROGRESS_HELP = `grove progress WORKFLOW_ID
-  Prints the live counters of a running run (JSON).`;
-export const CANCEL_HELP = `grove cancel WORKFLOW_ID
-  Cancels a run: in-flight model calls are aborted and the run ends as cancelled.`;
-
 export async function progressCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   await withRun('progress', args, async (grove, workflowId) => io.out(JSON.stringify(await grove.progress(workflowId), null, 2)));
 }

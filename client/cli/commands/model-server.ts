@@ -1,9 +1,6 @@
 import { startModelServer } from '../../../model-server';
 import { numberOption, parseCommandArgs } from '../usage-error';
 
-export const MODEL_SERVER_HELP = `grove model-server [--port 8787] [--seed 0] [--api-key KEY]
-  Runs grove's scripted OpenAI-compatible model server (deterministic players for demos and tests).`;
-
 export async function modelServerCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   const { values } = parseCommandArgs('model-server', args, {
     port: { type: 'string' },

@@ -1,17 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseInput } from '../../../core/schemas/parse-input';
 import { GroveClient } from '../../grove-client';
-import { runUrl } from '../../local/ensure-temporal';
 import { RUN_KINDS, type RunKindName } from '../../run-kinds';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 import { warnIfNoWorker } from '../worker-check';
-
-export const RUN_HELP = `grove run generate --prompt TEXT [--system TEXT] [--model NAME] [--temperature T] [common options]
-grove run airetry --input FILE.json [common options]
-grove run agent --input FILE.json [common options]
-  Starts a run on the Temporal server (TEMPORAL_ADDRESS, or the local dev server), waits and prints
-  the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
-  The input is checked before anything starts; a bad field is named and no run is created.`;
+import { watchProgress } from '../progress-line';
 
 const COMMON = {
   input: { type: 'string' },
@@ -21,7 +14,7 @@ const COMMON = {
 } as const;
 
 /** `grove run <kind> ...` */
-export async function runCommand(args: string[], io: { out: (line: string) => void; uiUrl?: string }): Promise<void> {
+export async function runCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   const [kind, ...rest] = args;
   if (!kind || !(kind in RUN_KINDS)) {
     throw new UsageError(`run: unknown run kind "${kind ?? ''}" (available: ${Object.keys(RUN_KINDS).join(', ')})`);
@@ -39,13 +32,19 @@ export async function runCommand(args: string[], io: { out: (line: string) => vo
   const grove = await GroveClient.connect();
   try {
     const handle = await grove.start(kind as RunKindName, input as never, { workflowId: values['workflow-id'] });
-    const link = runUrl(io.uiUrl ?? process.env.GROVE_UI_URL ?? 'http://127.0.0.1:8233', grove.temporal.options.namespace, handle.workflowId);
+    const link = grove.runUrl(handle.workflowId);
     if (values['no-wait']) {
       io.out(values.json ? JSON.stringify({ workflowId: handle.workflowId }) : `started ${handle.workflowId}${link ? `  ${link}` : ''}`);
       return;
     }
     await warnIfNoWorker(grove, (line) => process.stderr.write(`${line}\n`));
-    const result = await handle.result();
+    const stopProgress = values.json && !process.stderr.isTTY ? () => {} : watchProgress(handle, { tty: Boolean(process.stderr.isTTY), write: (t) => process.stderr.write(t) });
+    let result;
+    try {
+      result = await handle.result();
+    } finally {
+      stopProgress();
+    }
     if (values.json) {
       io.out(JSON.stringify({ workflowId: handle.workflowId, ...result }));
       return;

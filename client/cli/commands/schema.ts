@@ -2,9 +2,6 @@ import { RUN_KINDS, type RunKindName } from '../../run-kinds';
 import { runInputJsonSchema } from '../../run-schemas';
 import { parseCommandArgs, UsageError } from '../usage-error';
 
-export const SCHEMA_HELP = `grove schema generate|airetry|agent
-  Prints the JSON Schema of a ready-made workflow's input (also in docs/schemas/).`;
-
 export async function schemaCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   const { positionals } = parseCommandArgs('schema', args, {}, 1);
   const kind = positionals[0];

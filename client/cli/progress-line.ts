@@ -1,0 +1,62 @@
+import type { WorkflowHandle } from '@temporalio/client';
+
+/**
+ * One line of a run's progress from its `progress` query (agent or airetry shape), e.g.
+ * `step 12 · 31 nodes · 14/60 model calls · 3,210 tokens · $0.0021 · best 0.70`.
+ *
+ * @example
+ * formatProgress({ nodes: 3, counters: { steps: 1, llmCalls: 4 }, usage: { totalTokens: 90 }, costUsd: 0, budget: { maxCalls: 20 } })
+ * // 'step 1 · 3 nodes · 4/20 model calls · 90 tokens'
+ */
+export function formatProgress(p: Record<string, any>): string {
+  const parts: string[] = [];
+  const of = (used: number, max: number | undefined) => (max === undefined ? `${used}` : `${used}/${max}`);
+  if (p.counters) {
+    parts.push(`step ${p.counters.steps}`, `${p.nodes} nodes`, `${of(p.counters.llmCalls, p.budget?.maxCalls)} model calls`);
+  } else if (typeof p.samples === 'number') {
+    parts.push(`${p.samples} samples`, `${of(p.calls, p.maxCalls)} calls`, `${of(p.retries, p.maxRetries)} retries`);
+  }
+  const tokens = p.usage?.totalTokens;
+  if (typeof tokens === 'number') parts.push(`${of(tokens, p.budget?.maxTokens).replace(/\d+/g, (n) => Number(n).toLocaleString('en'))} tokens`);
+  if (p.costUsd > 0) parts.push(`$${Number(p.costUsd).toFixed(4)}${p.budget?.maxCostUsd ? ` of $${p.budget.maxCostUsd}` : ''}`);
+  if (typeof p.bestScore === 'number' && p.bestScore >= 0) parts.push(`best ${p.bestScore.toFixed(2)}`);
+  return parts.join(' · ');
+}
+
+/**
+ * Shows a run's progress while `grove run` waits: a line rewritten in place on a terminal, or a
+ * plain line every `logEveryMs` (default 15 s) when the output is a log file. Runs without a
+ * progress query (generate) show the time waited. Returns a function that stops it.
+ */
+export function watchProgress(handle: WorkflowHandle, opts: { tty: boolean; write: (text: string) => void; everyMs?: number; logEveryMs?: number }): () => void {
+  const started = Date.now();
+  let stopped = false;
+  let lastLog = 0;
+  let shown = '';
+  const tick = async () => {
+    if (stopped) return;
+    let line: string;
+    try {
+      line = formatProgress(await handle.query<Record<string, unknown>>('progress'));
+    } catch {
+      line = 'waiting for the model';
+    }
+    if (stopped) return;
+    const elapsed = `${Math.round((Date.now() - started) / 1000)} s`;
+    const text = `${line} · ${elapsed}`;
+    if (opts.tty) {
+      opts.write(`\r\x1b[2K${text}`);
+      shown = text;
+    } else if (Date.now() - lastLog >= (opts.logEveryMs ?? 15_000)) {
+      lastLog = Date.now();
+      opts.write(`progress: ${text}\n`);
+    }
+    timer = setTimeout(tick, opts.everyMs ?? 1000);
+  };
+  let timer = setTimeout(tick, opts.tty ? 300 : (opts.logEveryMs ?? 15_000));
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    if (opts.tty && shown) opts.write('\r\x1b[2K');
+  };
+}

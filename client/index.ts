@@ -1,0 +1,25 @@
+/**
+ * grove for backend services: start ready-made runs by name with validated input, wait for their
+ * results, inspect and steer them; the store's retention; Temporal connection settings.
+ *
+ * @example
+ * import { GroveClient } from 'grove-agents/client';
+ * const grove = await GroveClient.connect();
+ * const { output } = await grove.run('generate', { prompt: 'Say hi!' });
+ */
+export { GroveClient, type StartOptions } from './grove-client';
+export { GroveSession, Steering, SteeringError, defaultActor, type SessionOpenOptions } from './steering-client';
+export { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
+export { runInputJsonSchema } from './run-schemas';
+export { collectGarbage, namespaceRetentionMs, type CollectOptions } from './store-retention';
+export { temporalSettings, runUrl, TemporalConfigError, type TemporalConnectionSettings } from './temporal-server/connection-options';
+export { connectClient, connectWorker, TemporalUnreachableError } from './temporal-server/connect';
+export { GroveInputError } from '../core/schemas/parse-input';
+export type { AgentInput } from '../core/agents/agent-options';
+export type { AgentResult } from '../core/agents/agent-result';
+export type { AiretryInput, AiretryResult } from '../core/schemas/airetry-input';
+export type { GenerateInput, GenerateResult } from '../core/schemas/generate';
+export type { SendResult, SessionInput, SessionResult } from '../core/schemas/session';
+export type { HumanAction } from '../core/schemas/steering';
+export type { RewindRecord, SessionTreeView } from '../core/session/message-tree';
+export type { ApprovalOutcome, PendingApproval } from '../core/steering/approvals';

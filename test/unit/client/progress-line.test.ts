@@ -1,0 +1,45 @@
+import { formatProgress, watchProgress } from '../../../client/cli/progress-line';
+
+test('a search: step, nodes, calls of the budget, tokens, cost and the best score', () => {
+  const line = formatProgress({
+    nodes: 31,
+    counters: { steps: 12, llmCalls: 14 },
+    usage: { totalTokens: 3210 },
+    costUsd: 0.0021,
+    bestScore: 0.7,
+    budget: { maxCalls: 60, maxCostUsd: 0.5 },
+  });
+  expect(line).toBe('step 12 · 31 nodes · 14/60 model calls · 3,210 tokens · $0.0021 of $0.5 · best 0.70');
+});
+
+test('an airetry call: samples, calls and retries against their limits', () => {
+  expect(formatProgress({ samples: 6, calls: 3, maxCalls: 99, retries: 2, maxRetries: 10, usage: { totalTokens: 120 } })).toBe(
+    '6 samples · 3/99 calls · 2/10 retries · 120 tokens',
+  );
+});
+
+describe('watchProgress', () => {
+  const handle = (progress: Record<string, unknown> | Error) =>
+    ({ query: async () => (progress instanceof Error ? Promise.reject(progress) : progress) }) as never;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  test('on a terminal: one line rewritten in place, cleared when the run ends', async () => {
+    const written: string[] = [];
+    const stop = watchProgress(handle({ samples: 2, calls: 1, maxCalls: 9, retries: 0, maxRetries: 3 }), { tty: true, write: (t) => written.push(t), everyMs: 20 });
+    await sleep(400);
+    stop();
+    expect(written.length).toBeGreaterThan(1);
+    expect(written[0]).toMatch(/^\r\x1b\[2K2 samples · 1\/9 calls · 0\/3 retries · \d+ s$/);
+    expect(written[written.length - 1]).toBe('\r\x1b[2K');
+  });
+
+  test('in a log: a plain line now and then; a run without a progress query shows the wait', async () => {
+    const written: string[] = [];
+    const stop = watchProgress(handle(new Error('no such query')), { tty: false, write: (t) => written.push(t), everyMs: 10, logEveryMs: 100 });
+    await sleep(350);
+    stop();
+    expect(written.length).toBeGreaterThanOrEqual(2);
+    expect(written.length).toBeLessThanOrEqual(4);
+    expect(written[0]).toMatch(/^progress: waiting for the model · \d+ s\n$/);
+  });
+});

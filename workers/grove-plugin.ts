@@ -1,0 +1,111 @@
+import { SimplePlugin } from '@temporalio/plugin';
+import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import type { EvaluatorDefinition } from '../activities/evaluators';
+import { createGroveActivities } from '../activities/grove-activities';
+import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
+import type { MessageStore } from '../activities/store/message-store';
+import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
+import type { AnyToolDefinition } from '../activities/tools';
+import { loadPolicy } from '../activities/policy/load-policy';
+import { redactError, secretRedactor } from '../activities/secrets/secret-redactor';
+import type { OperatorPolicyInput } from '../core/policy/operator-policy';
+import { PREBUILT_BUNDLE, prebuiltMatches, WORKFLOWS_PATH } from './workflow-bundle';
+
+export interface GrovePluginOptions {
+  /** The message store, or its URL / settings; from the environment when omitted (`GROVE_STORE_URL`). */
+  store?: MessageStore | StoreSettings | string;
+  /** Where model calls go: the environment's settings (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `GROVE_MODEL`), with these fields overriding them. */
+  llm?: Partial<LlmConfig>;
+  /** Tools the search agents may call by name. */
+  tools?: AnyToolDefinition[];
+  /** Custom evaluators the search agents may use by name. */
+  evaluators?: EvaluatorDefinition[];
+  /** What one run may do (spend, fan-out, delays, task queues); `GROVE_POLICY_FILE` or safe defaults when omitted. */
+  policy?: OperatorPolicyInput;
+}
+
+/**
+ * grove as a Temporal plugin (`@temporalio/plugin`), for a worker fleet of your own: added to
+ * `Worker.create({ plugins })` it registers grove's activities (model calls, the message store,
+ * your tools and evaluators) and — unless you bring your own workflows — grove's workflows, from
+ * the bundle prebuilt with the package. Bring your own with `workflowsPath`: a file that
+ * `export * from 'grove-agents/workflows'` beside your workflows, bundled by the worker.
+ * The store is checked when the worker starts running: a store it cannot reach stops it at once,
+ * in one line naming the (redacted) URL.
+ *
+ * Search attributes (`GroveKind`, `GroveStatus`, ...) are registered by `GroveClient.start` and
+ * `grove setup` (a worker's plugin hook cannot call the server).
+ *
+ * @example
+ * import { Worker, NativeConnection } from '@temporalio/worker';
+ * import { GrovePlugin } from 'grove-agents/worker';
+ * const worker = await Worker.create({
+ *   connection: await NativeConnection.connect({ address: 'localhost:7233' }),
+ *   taskQueue: 'grove',
+ *   plugins: [new GrovePlugin({ tools: [myTool] })],
+ * });
+ * await worker.run();
+ */
+export class GrovePlugin extends SimplePlugin {
+  readonly store: MessageStore;
+  readonly llm: LlmConfig;
+
+  constructor(opts: GrovePluginOptions = {}) {
+    const store = resolveStore(opts.store);
+    // A store the plugin opened from a URL is the plugin's to close; one it was given is not.
+    const owned = opts.store === undefined || typeof opts.store === 'string' || !('get' in opts.store);
+    const llm = llmConfigFromEnv(process.env, opts.llm ?? {});
+    const redact = secretRedactor();
+    super({
+      name: 'grove',
+      // Known secrets never leave the worker in an activity's error (it is recorded in history and logged).
+      workerInterceptors: {
+        activity: [
+          () => ({
+            inbound: {
+              async execute(input, next) {
+                try {
+                  return await next(input);
+                } catch (err) {
+                  redactError(err, redact);
+                  throw err;
+                }
+              },
+            },
+          }),
+        ],
+      },
+      activities: createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators, policy: loadPolicy(opts.policy) }),
+      runContext: async (next) => {
+        await store.check();
+        try {
+          await next();
+        } finally {
+          if (owned) await store.close();
+        }
+      },
+    });
+    this.store = store;
+    this.llm = llm;
+  }
+
+  override configureWorker(options: WorkerOptions): WorkerOptions {
+    return super.configureWorker({ ...options, ...groveWorkflows(options) });
+  }
+
+  override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    return super.configureReplayWorker({ ...options, ...groveWorkflows(options) });
+  }
+}
+
+/** grove's workflows, unless the worker already has workflows of its own. */
+function groveWorkflows(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>): Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> {
+  if (options.workflowsPath || options.workflowBundle) return {};
+  return prebuiltMatches() ? { workflowBundle: { codePath: PREBUILT_BUNDLE } } : { workflowsPath: WORKFLOWS_PATH };
+}
+
+/** A store given as an object, a URL or settings, or else the environment's. */
+export function resolveStore(store: GrovePluginOptions['store']): MessageStore {
+  if (store === undefined) return openStore(storeSettingsFromEnv());
+  return typeof store === 'string' || !('get' in store) ? openStore(store) : store;
+}

@@ -1,0 +1,13 @@
+/**
+ * grove's worker side: the Temporal plugin for a worker of your own, a ready worker, grove's
+ * workflow bundle, and the worker process `grove worker` runs.
+ *
+ * @example
+ * import { GrovePlugin } from 'grove-agents/worker';
+ * await Worker.create({ connection, taskQueue: 'grove', plugins: [new GrovePlugin({ tools })] });
+ */
+export { GrovePlugin, resolveStore, type GrovePluginOptions } from './grove-plugin';
+export { createGroveWorker, type GroveWorkerOptions } from './create-worker';
+export { bundleGroveWorkflows, groveWorkflowBundle, writeWorkflowBundle, PREBUILT_BUNDLE, WORKFLOWS_PATH } from './workflow-bundle';
+export { loadWorkerModule, type WorkerModule } from './worker-module';
+export { runWorkerProcess } from './main';
