@@ -138,3 +138,8 @@ test('a turn ends at maxSteps with what it has', async () => {
   expect(await send('save a note: once')).toMatchObject({ ended: 'maxSteps', calls: 1, reply: null });
   expect(notes()).toHaveLength(1);
 });
+
+test('the example session input (README, docs/steering.md) is valid', () => {
+  const example = JSON.parse(readFileSync(join(__dirname, '../../../../examples/inputs/session.json'), 'utf8'));
+  expect(SessionInputSchema.parse(example)).toMatchObject({ model: 'concierge', tools: ['save_note'], rewindTool: true });
+});
