@@ -212,7 +212,8 @@ export class GroveSession {
   /** Ends the session; resolves with its transcript (the workflow's result). */
   async close(request: WithoutBy<{ reason?: string }> = {}): Promise<SessionResult> {
     const args = parseInput(CloseRequestSchema, defined({ ...request, by: request.by ?? this.steering.actor }), 'close request');
-    return (await this.steering.update(this.workflowId, 'close', args)) as SessionResult;
+    await this.steering.update(this.workflowId, 'close', args);
+    return (await this.handle().result()) as SessionResult;
   }
 
   conversation(): Promise<Message[]> {

@@ -37,7 +37,7 @@ export const sendUpdate = defineUpdate<SendResult, [SendRequest]>('send');
 export const sessionRewindUpdate = defineUpdate<RewindRecord, [SessionRewindRequest]>('rewind');
 export const sessionFeedbackUpdate = defineUpdate<{ messageId?: number; queued: boolean }, [FeedbackRequest]>('feedback');
 export const sessionStopUpdate = defineUpdate<{ stopping: true }, [StopRequest]>('stop');
-export const closeUpdate = defineUpdate<SessionResult, [CloseRequest]>('close');
+export const closeUpdate = defineUpdate<{ closedBy: string; at: number; turns: number }, [CloseRequest]>('close');
 export const sessionConversationQuery = defineQuery<Message[]>('conversation');
 export const sessionTreeQuery = defineQuery<SessionTreeView>('tree');
 export const sessionTreeTextQuery = defineQuery<string>('treeText');
@@ -220,7 +220,8 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
         s.closed = { by: request.by, at, reason: request.reason };
         s.actions.record({ at, by: request.by, action: 'close', detail: request.reason });
         showDetails();
-        return result(s);
+        // The transcript is the workflow's result; the update only confirms (one copy in history).
+        return { closedBy: request.by, at, turns: s.tree.turn };
       });
     },
   });

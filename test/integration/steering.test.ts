@@ -1,3 +1,4 @@
+import type { WorkflowHandle } from '@temporalio/client';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,9 @@ import { runCli } from '../support/run-cli';
 import { groveClient } from '../support/temporal-env';
 
 const suite = integrationSuite('steering');
+/** An airetry run's counters; zeros until the run registered its queries (after its start-up activities). */
+const progress = (handle: WorkflowHandle) =>
+  handle.query<{ calls: number; retries: number }>('progress').catch(() => ({ calls: 0, retries: 0 }));
 const requestsOf = (workflowId: string) => suite.model.stats().requests.filter((r) => r.callKey?.startsWith(`${workflowId}/`));
 
 test('airetry: a rewind by update replaces a sample while the run waits to retry; the checks judge the replacement', async () => {
@@ -20,7 +24,7 @@ test('airetry: a rewind by update replaces a sample while the run waits to retry
     const grove = groveClient(suite.env, taskQueue);
     // Retries wait 1.5 s (a durable timer): time enough to look at the tree and steer.
     const handle = await grove.start('airetry', colorGameInput({ seed: 5, config: { nSamples: 2, retryDelayMs: 1500 } }));
-    await until(async () => ((await handle.query<{ calls: number }>('progress')).calls >= 2), 20_000, 'the first samples');
+    await until(async () => (await progress(handle)).calls >= 2, 20_000, 'the first samples');
     const rewound = (await grove.steer('ana').rewind(handle.workflowId, { nodeId: 1, content: 'yellow' })) as { activeSampleId: number; abandoned: number[] };
     const result = await handle.result();
     expect(result.output).toBe('yellow');
@@ -41,7 +45,7 @@ test('airetry: stop ends the retries with the best sample so far; later updates 
     const grove = groveClient(suite.env, taskQueue);
     const input = colorGameInput({ config: { nSamples: 2, retryDelayMs: 1000, maxRetries: 20 }, checks: [{ kind: 'equals', value: 'purple' }, { kind: 'lowercase' }] });
     const handle = await grove.start('airetry', input);
-    await until(async () => ((await handle.query<{ retries: number }>('progress')).retries >= 1), 20_000, 'a first retry');
+    await until(async () => (await progress(handle)).retries >= 1, 20_000, 'a first retry');
     await grove.steer('bob').stop(handle.workflowId, { reason: 'good enough' });
     const refused = await rejection(grove.steer('bob').feedback(handle.workflowId, { text: 'x' }));
     expect((refused as Error).message).toBe('feedback rejected: the call was stopped by bob');
