@@ -13,11 +13,12 @@ import { scale } from './benchmarks/scale';
 import { searchQuality } from './benchmarks/search-quality';
 import { selectTree } from './benchmarks/select-tree';
 import { ui } from './benchmarks/ui';
+import { steering } from './benchmarks/steering';
 import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, scale, searchQuality, selectTree, ui];
+const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, scale, searchQuality, selectTree, ui, steering];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -9,7 +9,10 @@ import { checkPayload } from './input-guards';
 import { SampleTree } from '../core/tree/sample-tree';
 import { formatCallTree } from '../core/airetry/format-call-tree';
 import { GroveKind, GroveStatus } from '../workflows/search-attributes';
+import { formatSessionTree } from '../core/session/format-session';
+import type { SessionTreeView } from '../core/session/message-tree';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
+import { GroveSession, Steering, type SessionOpenOptions } from './steering-client';
 import { connectClient } from './temporal-server/connect';
 import { runUrl, temporalSettings, type TemporalConnectionSettings } from './temporal-server/connection-options';
 import { ensureSearchAttributes } from './temporal-server/search-attributes';
@@ -62,11 +65,8 @@ export class GroveClient {
   /** Validates `input` and starts the run; resolves once the server accepted it. */
   async start<K extends RunKindName>(kind: K, input: RunInput<K>, opts: StartOptions = {}): Promise<WorkflowHandle> {
     const spec = RUN_KINDS[kind];
-    checkPayload(kind, input);
-    const parsed = parseInput(spec.schema, input, `${kind} input`);
     const taskQueue = opts.taskQueue ?? this.taskQueue;
-    const problems = policyViolations(kind, parsed as Record<string, unknown>, this.policy, taskQueue);
-    if (problems.length > 0) throw new GroveInputError(`invalid ${kind} input: ${problems.join('; ')}`);
+    const parsed = this.checkInput(kind, input, taskQueue);
     await ensureSearchAttributes(this.temporal);
     return this.temporal.workflow.start(spec.workflowType, {
       taskQueue,
@@ -78,6 +78,18 @@ export class GroveClient {
         { key: GroveStatus, value: 'running' },
       ],
     });
+  }
+
+  /**
+   * Checks a run's input as its run will: it must travel through Temporal, match its schema and
+   * fit the operator's policy. Throws a `GroveInputError` naming each bad field; returns the parsed input.
+   */
+  checkInput<K extends RunKindName>(kind: K, input: RunInput<K>, taskQueue: string = this.taskQueue): unknown {
+    checkPayload(kind, input);
+    const parsed = parseInput(RUN_KINDS[kind].schema, input, `${kind} input`);
+    const problems = policyViolations(kind, parsed as Record<string, unknown>, this.policy, taskQueue);
+    if (problems.length > 0) throw new GroveInputError(`invalid ${kind} input: ${problems.join('; ')}`);
+    return parsed;
   }
 
   /** Starts the run and waits for its result. */
@@ -93,11 +105,16 @@ export class GroveClient {
    * sample's answer). Finished runs are read from their result (no worker needed); running ones
    * by query (a worker must be up).
    */
-  async tree(workflowId: string, opts: { answers?: boolean } = {}): Promise<{ status: string; kind: 'airetry' | 'agent'; tree?: unknown; text: string }> {
+  async tree(workflowId: string, opts: { answers?: boolean } = {}): Promise<{ status: string; kind: 'airetry' | 'agent' | 'session'; tree?: unknown; text: string }> {
     const handle = this.handle(workflowId);
     const description = await handle.describe();
     const status = description.status.name;
-    const kind = String(description.searchAttributes.GroveKind?.[0] ?? '').startsWith('agent') ? 'agent' : 'airetry';
+    const groveKind = String(description.searchAttributes.GroveKind?.[0] ?? '');
+    if (groveKind === 'session') {
+      const tree = status === 'COMPLETED' ? ((await handle.result()) as { tree: SessionTreeView }).tree : await handle.query<SessionTreeView>('tree');
+      return { status, kind: 'session', tree, text: formatSessionTree(tree) };
+    }
+    const kind = groveKind.startsWith('agent') ? 'agent' : 'airetry';
     if (status === 'COMPLETED') {
       const result = (await handle.result()) as { tree?: unknown; treeText?: string; activeSampleId?: number };
       if (result.treeText === undefined) throw new Error(`run ${workflowId} has no tree (it is a ${description.type} run)`);
@@ -141,6 +158,31 @@ export class GroveClient {
    */
   async cancel(workflowId: string): Promise<void> {
     await this.handle(workflowId).cancel();
+  }
+
+  /**
+   * A durable conversation by workflow id: `send` starts it on first use (update-with-start) and
+   * returns the reply; `rewind`, `feedback`, `approve`, `stop`, `close` steer it.
+   *
+   * @example
+   * const chat = grove.session('chat-ana', { input: { tools: ['save_note'], rewindTool: true } });
+   * const { reply } = await chat.send('Hi!');
+   */
+  session(workflowId: string, opts: Partial<SessionOpenOptions> = {}): GroveSession {
+    const taskQueue = opts.taskQueue ?? this.taskQueue;
+    if (opts.input !== undefined) this.checkInput('session', opts.input, taskQueue);
+    return new GroveSession(this.temporal, workflowId, { ...opts, taskQueue });
+  }
+
+  /**
+   * Steering of running runs — `rewind`, `feedback`, `approve`, `stop`, `pending`, `actions` —
+   * acting as `by` (default `GROVE_ACTOR` or the OS user), recorded by the run.
+   *
+   * @example
+   * await grove.steer('ana').feedback('airetry-1a2b', { nodeId: 3, text: 'Answer with a color name.' });
+   */
+  steer(by?: string): Steering {
+    return new Steering(this.temporal, by);
   }
 
   handle(workflowId: string): WorkflowHandle {

@@ -8,6 +8,7 @@
  * const { output } = await grove.run('generate', { prompt: 'Say hi!' });
  */
 export { GroveClient, type StartOptions } from './grove-client';
+export { GroveSession, Steering, SteeringError, defaultActor, type SessionOpenOptions } from './steering-client';
 export { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
 export { runInputJsonSchema } from './run-schemas';
 export { collectGarbage, namespaceRetentionMs, type CollectOptions } from './store-retention';
@@ -18,3 +19,7 @@ export type { AgentInput } from '../core/agents/agent-options';
 export type { AgentResult } from '../core/agents/agent-result';
 export type { AiretryInput, AiretryResult } from '../core/schemas/airetry-input';
 export type { GenerateInput, GenerateResult } from '../core/schemas/generate';
+export type { SendResult, SessionInput, SessionResult } from '../core/schemas/session';
+export type { HumanAction } from '../core/schemas/steering';
+export type { RewindRecord, SessionTreeView } from '../core/session/message-tree';
+export type { ApprovalOutcome, PendingApproval } from '../core/steering/approvals';

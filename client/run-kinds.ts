@@ -3,6 +3,7 @@ import { AgentInputSchema } from '../core/agents/agent-options';
 import type { AgentResult } from '../core/agents/agent-result';
 import { AiretryInputSchema, type AiretryResult } from '../core/schemas/airetry-input';
 import { GenerateInputSchema, type GenerateResult } from '../core/schemas/generate';
+import { SessionInputSchema, type SessionResult } from '../core/schemas/session';
 
 /**
  * The ready-made workflows a client can start by name, each with its input schema (checked
@@ -39,6 +40,12 @@ export const RUN_KINDS = {
     schema: AgentInputSchema,
     summary: (input) => `agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AgentInputSchema, AgentResult>,
+  session: {
+    workflowType: 'session',
+    schema: SessionInputSchema,
+    summary: (input) =>
+      `session${input.tools.length ? ` (${input.tools.join(', ')})` : ''}: ${oneLine(input.system ?? (input.messages?.length ? `${input.messages.length} messages` : 'conversation'), 60)}`,
+  } satisfies RunKind<typeof SessionInputSchema, SessionResult>,
 };
 
 export type RunKindName = keyof typeof RUN_KINDS;
@@ -49,4 +56,6 @@ export type RunResult<K extends RunKindName> = K extends 'generate'
     ? AiretryResult
     : K extends 'agent'
       ? AgentResult
-      : never;
+      : K extends 'session'
+        ? SessionResult
+        : never;

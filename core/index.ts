@@ -17,3 +17,6 @@ export * from './schemas/retry-config';
 export * from './schemas/messages';
 export * from './hash/canonical-json';
 export * from './hash/sha256';
+export * from './schemas/steering';
+export * from './steering/rewind-tree';
+export * from './session/message-tree';

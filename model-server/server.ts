@@ -183,7 +183,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     // Read from the raw body so that invalid requests are logged with their text too.
     const lastUserTextRaw = lastUser ? messageText(lastUser as never) : '';
     const callKey = callKeyOf(req);
-    const ticket = stats.begin(key, { callKey, lastUserText: lastUserTextRaw, n });
+    const ticket = stats.begin(key, { callKey, lastUserText: lastUserTextRaw, n, messages: messages.length });
     const state = track(res, ticket);
 
     const auth = authError(req);

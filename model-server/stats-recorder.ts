@@ -35,7 +35,7 @@ export class StatsRecorder {
    * @example
    * const t = stats.begin('echo', { lastUserText: 'hi', n: 1 }); t.finish(200, 'completed');
    */
-  begin(model: string, info: { callKey?: string; lastUserText: string; n: number }): RequestTicket {
+  begin(model: string, info: { callKey?: string; lastUserText: string; n: number; messages?: number }): RequestTicket {
     const generation = this.generation;
     let counters = this.byModel.get(model);
     if (!counters) this.byModel.set(model, (counters = emptyCounters()));
@@ -71,6 +71,7 @@ export class StatsRecorder {
           outcome,
           lastUserText: info.lastUserText.slice(0, TEXT_CAP),
           n: info.n,
+          messages: info.messages ?? 0,
         });
         if (this.log.length > REQUEST_LOG_CAP) this.log.splice(0, this.log.length - REQUEST_LOG_CAP);
       },

@@ -93,6 +93,8 @@ export interface RequestLogEntry {
   outcome: RequestOutcome;
   lastUserText: string;
   n: number;
+  /** How many messages the request sent (0 for embeddings): how much conversation the model saw. */
+  messages: number;
 }
 
 export interface ServerStats {

@@ -1,7 +1,8 @@
 /**
  * Records the histories the replay test replays: one run of each ready-made workflow (and the
  * examples), against a fresh dev server and grove's scripted model server.
- * Re-record after a deliberate, patched change: `npx tsx scripts/record-histories.ts`.
+ * Re-record after a deliberate, patched change: `npx tsx scripts/record-histories.ts`;
+ * `--only session,generate` records just those (a new workflow's first fixture).
  */
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
@@ -16,6 +17,7 @@ import { startDevServer } from '../client/temporal-server/dev-server';
 import { freePort } from '../client/temporal-server/ports';
 import { multiplicationChecker } from '../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../examples/tools';
+import { noteTool } from '../examples/tools/save-note';
 import { startModelServer } from '../model-server';
 import { createGroveWorker } from '../workers/create-worker';
 import { writeWorkflowBundle } from '../workers/workflow-bundle';
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
       workflowBundle: bundle,
       llm: llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge', sendCallKey: true }),
       store: new MemoryMessageStore(),
-      tools: exampleTools,
+      tools: [...exampleTools, noteTool(join(dir, 'notes.jsonl'))],
       evaluators: [multiplicationChecker],
     });
     const grove = new GroveClient(client, taskQueue);
@@ -55,10 +57,12 @@ async function main(): Promise<void> {
       ]),
       ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
       ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
+      ['session', () => steeredSession(grove)],
     ];
+    const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
     mkdirSync(OUT, { recursive: true });
     await worker.runUntil(async () => {
-      for (const [name, run] of runs) {
+      for (const [name, run] of runs.filter(([name]) => !only || only.includes(name))) {
         const { workflowId } = await run();
         const history = await client.workflow.getHandle(workflowId).fetchHistory();
         writeFileSync(join(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
@@ -72,6 +76,21 @@ async function main(): Promise<void> {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A session that is steered every way: a tool call approved, feedback, a rewind, a model-invoked rewind, a close. */
+async function steeredSession(grove: GroveClient): Promise<{ workflowId: string }> {
+  const chat = grove.session('session', { input: { model: 'concierge', tools: ['save_note'], rewindTool: true }, by: 'ana' });
+  const saving = chat.send('Please save a note: buy milk');
+  for (let i = 0; i < 200 && (await chat.pending().catch(() => [])).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  await chat.approve({ by: 'bob' });
+  await saving;
+  await chat.send('What is the capital of France?');
+  await chat.feedback({ text: 'Be brief.', by: 'bob' });
+  await chat.rewind({ n: -1, content: 'Paris.' });
+  await chat.send('Rewind to message 9: nothing');
+  await chat.close();
+  return { workflowId: 'session' };
 }
 
 main().catch((err: Error) => {

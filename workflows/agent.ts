@@ -1,15 +1,20 @@
-import { allHandlersFinished, condition, continueAsNew, defineQuery, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { continueAsNew, defineQuery, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { AgentInputSchema, type AgentInput } from '../core/agents/agent-options';
 import { finalAnswer, includeTree, RESULT_TEXT_NODES, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
 import { bestNode } from '../core/agents/best-node';
 import { formatSearchTree } from '../core/agents/format-search-tree';
 import { trajectoryInput } from '../core/agents/path-book';
-import { runSearch } from '../core/agents/run-search';
+import { outcome as searchOutcome, runSearch } from '../core/agents/run-search';
 import { SearchContext } from '../core/agents/search-context';
 import { SearchState, type SearchStateJSON } from '../core/agents/search-state';
 import type { SampleTreeJSON } from '../core/schemas/tree';
 import { promptConversation } from '../core/schemas/prompt-conversation';
+import type { HumanAction } from '../core/schemas/steering';
+import { ApprovalBook } from '../core/steering/approvals';
 import { historyIsLong, workflowAgentPort } from './lib/agent-port';
+import { approvalWaiter } from './lib/approvals';
+import { registerApprovals } from './lib/approve-update';
+import { steerSearch } from './lib/steer-search';
 import { failRun, reportRun } from './lib/run-status';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
@@ -26,6 +31,8 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  * model call, tool run and evaluation is an activity; selection, expansion bookkeeping,
  * backpropagation and termination are this workflow's deterministic code (`core/agents`).
  * When Temporal suggests it, the search continues as new with its tree (refs and stats only).
+ * People can steer it while it runs (`rewind`, `feedback`, `stop`, `approve` updates; see
+ * `steerSearch`), and every action is logged with who and when.
  *
  * @example
  * await client.workflow.execute('agent', { taskQueue: 'grove', workflowId: 'mult-1', args: [{
@@ -33,13 +40,19 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  *   prompt: 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).',
  * }] });
  */
-export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise<AgentResult> {
+export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedActions?: HumanAction[]): Promise<AgentResult> {
   const input = validateInput(AgentInputSchema, raw, 'agent input');
   if (!carried) reportRun({ kind: `agent:${input.algorithm}`, status: 'running' });
   const policy = await enforcePolicy('agent', input).catch(failRun);
   // Budgets the input leaves out default to the operator's ceilings: no search is unbounded.
   const options = policy ? { ...input, budget: boundedBudget(input.budget, policy) } : input;
   const port = workflowAgentPort(options);
+  let ctx: SearchContext | undefined;
+  let showDetails = () => {};
+  const steering = steerSearch(() => ctx, { actions: carriedActions, changed: () => showDetails() });
+  const book = new ApprovalBook();
+  port.approve = approvalWaiter(book, options.approval, { record: (a) => steering.log.record(a), stopped: steering.stopRequested, changed: () => showDetails() });
+  registerApprovals(book, { log: () => steering.log, finished: () => (ctx?.state.stop ? `the search has ended (${ctx.state.stop.kind})` : undefined), changed: () => showDetails() });
   try {
     let state: SearchState;
     if (carried) {
@@ -50,19 +63,27 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
       state = SearchState.create(prompt, await port.describeTools(options.tools), Date.now());
     }
     let reported = { step: 0, bestScore: -1 };
+    let last = { step: 0, bestScore: 0 };
+    showDetails = () => {
+      // The UI's "current details": progress, what waits for a person, and the best trajectory so far.
+      const best = bestNode(state.tree).id;
+      const pending = book.pending().map((p) => `- waiting for approval: \`${p.callId}\` ${p.tool}(${p.arguments}) at ${p.where}`);
+      const pruned = state.tree.abandonedRoots();
+      const notes = [...pending, ...(pruned.length ? [`- abandoned by rewinds (kept in the \`tree\` query): ${pruned.map((id) => `n${id}`).join(', ')}`] : [])];
+      setCurrentDetails(
+        `**${options.algorithm}** — step ${last.step}, ${state.tree.size} nodes, ${state.counters.llmCalls} model calls, best score ${last.bestScore.toFixed(2)}\n\n` +
+          `${notes.length ? `${notes.join('\n')}\n\n` : ''}\`\`\`\n${formatSearchTree(state.tree, { bestId: best, maxNodes: 40 })}\n\`\`\``,
+      );
+    };
     port.onStep = (p) => {
       if (p.bestScore > reported.bestScore || p.step - reported.step >= 25) {
         reportRun({ calls: p.llmCalls, tokens: p.tokens, bestScore: p.bestScore });
         reported = { step: p.step, bestScore: p.bestScore };
       }
-      // The UI's "current details": progress and the best trajectory so far.
-      const best = bestNode(state.tree).id;
-      setCurrentDetails(
-        `**${options.algorithm}** — step ${p.step}, ${p.nodes} nodes, ${p.llmCalls} model calls, best score ${p.bestScore.toFixed(2)}\n\n` +
-          `\`\`\`\n${formatSearchTree(state.tree, { bestId: best, maxNodes: 40 })}\n\`\`\``,
-      );
+      last = { step: p.step, bestScore: p.bestScore };
+      showDetails();
     };
-    const ctx = new SearchContext(state, options, port);
+    const search = (ctx = new SearchContext(state, options, port));
     setHandler(searchTreeQuery, () => state.tree.toJSON());
     setHandler(searchTreeTextQuery, () => formatSearchTree(state.tree));
     setHandler(searchProgressQuery, () => ({
@@ -77,9 +98,10 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
       budget: options.budget,
     }));
 
-    const outcome = await runSearch(ctx, {
+    let outcome = await runSearch(search, {
       beforeStep: async () => {
-        if (!historyIsLong()) return 'continue';
+        await steering.apply(search);
+        if (state.stop || !historyIsLong()) return 'continue';
         if (policy && state.counters.handovers >= policy.maxGenerations) {
           return { kind: 'maxGenerations', message: `The search handed over ${state.counters.handovers} times, the operator's limit (maxGenerations).` };
         }
@@ -87,10 +109,14 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
       },
     });
     if (outcome === 'handover') {
-      state.counters.handovers += 1;
-      await condition(allHandlersFinished);
-      return await continueAsNew<typeof agent>(raw, ctx.handoverJSON());
+      await steering.settle(search);
+      if (!state.stop) {
+        state.counters.handovers += 1;
+        return await continueAsNew<typeof agent>(raw, search.handoverJSON(), steering.log.toJSON());
+      }
+      outcome = searchOutcome(search);
     }
+    steering.finish(`the search has ended (${outcome.stop.kind})`);
     const messages = await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
     reportRun({
       status: outcome.isSolution ? 'succeeded' : 'exhausted',
@@ -114,6 +140,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON): Promise
       reflections: state.reflections,
       tree: includeTree(options.resultTree, state.tree.size) ? state.tree.toJSON() : undefined,
       treeText: formatSearchTree(state.tree, { bestId: outcome.bestId, maxNodes: RESULT_TEXT_NODES }),
+      ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
     };
   } catch (err) {
     failRun(err);

@@ -1,9 +1,10 @@
 import { ApplicationFailure, patched, setCurrentDetails } from '@temporalio/workflow';
-import { callFromInput, runChecks } from '../core/airetry/ready-made';
+import { callFromInput, runChecks, type CheckOutcome } from '../core/airetry/ready-made';
 import type { JudgeRunner } from '../core/airetry/checks';
 import { RetryBudgetError } from '../core/errors';
 import { AiretryInputSchema, type AiretryInput, type AiretryResult } from '../core/schemas/airetry-input';
 import { exposeCall, treeText } from './api/expose-call';
+import { steerCall } from './api/steer-call';
 import { llmJudge } from './api/llm-judge';
 import { workflowPort, workflowRng } from './api/workflow-port';
 import { failRun, reportRun } from './lib/run-status';
@@ -17,7 +18,8 @@ export const LINEAR_PATTERNS = 'grove-linear-patterns';
  * The ready-made self-fixing call for backend services: generate (or extract, or classify),
  * then run each check in order as an airetry round — check, feed back what was wrong, retry
  * from the most promising sample — within the retry budget. Every model call is an activity;
- * the tree, selection and backpropagation live in this workflow's state.
+ * the tree, selection and backpropagation live in this workflow's state. People can steer it
+ * while it runs (`rewind`, `feedback`, `stop` updates; see `steerCall`).
  *
  * @example
  * await client.workflow.execute('airetry', { taskQueue: 'grove', workflowId: 'color-1', args: [{
@@ -33,23 +35,28 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   const port = workflowPort(input.llm);
   const onSamples = ({ calls }: { calls: number }) => {
     reportRun({ calls, tokens: call.usage.totalTokens });
-    setCurrentDetails(`**airetry** — ${calls} samples, ${call.config.retries} retries\n\n\`\`\`\n${treeText(call, true)}\n\`\`\``);
+    const abandoned = call.samples.abandonedRoots();
+    const pruned = abandoned.length ? `\n\nabandoned by rewinds (kept in the \`tree\` query): ${abandoned.map((id) => `sample ${id}`).join(', ')}` : '';
+    setCurrentDetails(`**airetry** — ${calls} samples, ${call.config.retries} retries${call.stopped ? `, stopped by ${call.stopped.by}` : ''}\n\n\`\`\`\n${treeText(call, true)}\n\`\`\`${pruned}`);
   };
   // Patterns in checks and schemas are matched in linear time; runs recorded before keep their engine.
   const patterns = patched(LINEAR_PATTERNS) ? 'linear' : 'native';
   const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), patterns);
   exposeCall(call);
+  const steering = steerCall(call, { changed: () => onSamples({ calls: call.config.calls }) });
   const judge: JudgeRunner = async (c, question, model) => llmJudge(question, { model, llm: input.llm })(c);
-  let outcomes: { name: string; passed: boolean }[];
+  let outcomes: CheckOutcome[];
   try {
     outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }), patterns);
   } catch (err) {
+    steering.finish('the run has ended');
     if (RetryBudgetError.isInstance(err)) {
       reportRun({ status: 'exhausted' });
       throw ApplicationFailure.nonRetryable(err.message, err.name);
     }
     failRun(err);
   }
+  steering.finish(call.stopped ? `the run was stopped by ${call.stopped.by}` : 'the run has ended');
   const success = outcomes.every((o) => o.passed);
   reportRun({ status: success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens });
   return {
@@ -63,5 +70,7 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     usage: call.usage,
     tree: call.samples.toJSON(),
     treeText: treeText(call, false),
+    ...(call.stopped ? { stopped: call.stopped } : {}),
+    ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
   };
 }

@@ -5,3 +5,4 @@
 export { generate } from './generate';
 export { airetry } from './airetry';
 export { agent } from './agent';
+export { session } from './session';

@@ -1,6 +1,8 @@
 import type { AgentPort } from '../../core/agents/agent-port';
 import type { AICallPort } from '../../core/airetry/ports';
 import { withConversation } from '../../core/hash/with-conversation';
+import type { SessionPort } from '../../core/session/run-turn';
+import type { ApprovalAsk, ApprovalOutcome } from '../../core/steering/approvals';
 import type { GroveActivities } from '../grove-activities';
 
 /**
@@ -35,5 +37,27 @@ export function inProcessCallPort(activities: Pick<GroveActivities, 'llmChat'>):
       return result;
     },
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}
+
+/**
+ * The port of a session's turns, in process. Nobody can approve a tool call here unless
+ * `approve` says how (the default rejects, as a run whose approval times out does), and
+ * `llmJudge` checks need a `judge`.
+ *
+ * @example
+ * const port = inProcessSessionPort(activities, { approve: async () => ({ decision: 'approve', by: 'test', at: 0 }) });
+ */
+export function inProcessSessionPort(
+  activities: Pick<GroveActivities, 'llmChat' | 'groveRunTool'>,
+  opts: { approve?: (ask: ApprovalAsk) => Promise<ApprovalOutcome>; judge?: SessionPort['judge']; nowMs?: () => number } = {},
+): SessionPort {
+  const nowMs = opts.nowMs ?? (() => Date.now());
+  return {
+    chat: inProcessCallPort(activities).chat,
+    runTool: (input) => activities.groveRunTool(input),
+    approve: opts.approve ?? (async () => ({ decision: 'reject', by: 'nobody', at: nowMs(), reason: 'nobody can approve calls in this process' })),
+    judge: opts.judge ?? (() => Promise.reject(new Error('llmJudge checks need a judge in process'))),
+    nowMs,
   };
 }

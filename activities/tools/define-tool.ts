@@ -30,6 +30,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
   isTerminal?: boolean;
   /** Send the schema with `strict: true` (every property must then be required). Default false. */
   strict?: boolean;
+  /**
+   * A person must approve each call before it runs (a payment, an email, a deletion): the run
+   * waits durably for an `approve` update — surviving worker restarts — and applies its
+   * default decision after its approval timeout. A rejected call is answered with a tool
+   * message saying so; the tool never runs without an approval. Default false.
+   */
+  requiresApproval?: boolean;
   run(args: z.output<S>, ctx: ToolContext): O | Promise<O>;
   /** What the model sees of the output. Default: a string as is, anything else as JSON. */
   formatOutput?(output: O): string;
@@ -80,6 +87,7 @@ export function toolSpec(def: AnyToolDefinition): ToolSpec {
     strict: def.strict ?? false,
     isTerminal: def.isTerminal ?? false,
     hasIsActive: typeof def.isActive === 'function',
+    ...(def.requiresApproval ? { requiresApproval: true } : {}),
   };
 }
 
@@ -103,7 +111,7 @@ export function checkToolDefinition(def: AnyToolDefinition): void {
   for (const key of ['formatOutput', 'isActive'] as const) {
     if (def[key] !== undefined && typeof def[key] !== 'function') fail(`${key} must be a function when given`);
   }
-  for (const key of ['isTerminal', 'strict'] as const) {
+  for (const key of ['isTerminal', 'strict', 'requiresApproval'] as const) {
     if (def[key] !== undefined && typeof def[key] !== 'boolean') fail(`${key} must be a boolean when given`);
   }
   if (!(def.parameters instanceof z.ZodType)) fail('parameters must be a zod schema, e.g. z.object({ a: z.number() })');

@@ -13,7 +13,7 @@ import type { MessageStore } from '../store/message-store';
 import { callOnce } from '../call-once';
 import { currentOwner, resolveConversation } from '../store/resolve-conversation';
 import { type AnyToolDefinition, checkToolDefinition, ToolDefinitionError, toolSpec } from './define-tool';
-import { invalidArgumentsText, invalidJsonText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
+import { invalidArgumentsText, invalidJsonText, notApprovedText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
 import { defaultFormatOutput, jsonSafeOutput } from './tool-output';
 import { secretRedactor } from '../secrets/secret-redactor';
 
@@ -90,7 +90,7 @@ export function createToolActivities(options: ToolActivityOptions) {
     const trajectory = await resolveConversation(store, input.trajectory);
     const { call } = input;
     // At most once per scheduled activity: a tool that ran is not run again after a worker crash.
-    const outcome = await callOnce(store, 'groveRunTool', input, () => runCall(call, input.offered, trajectory));
+    const outcome = await callOnce(store, 'groveRunTool', input, () => runCall(call, input.offered, trajectory, input.approval));
     const message: ToolMessage =
       outcome.rawOutput === undefined
         ? { role: 'tool', tool_call_id: call.id, content: outcome.content }
@@ -100,10 +100,12 @@ export function createToolActivities(options: ToolActivityOptions) {
     return { message, ref, isError: outcome.isError };
   }
 
-  async function runCall(call: ToolCall, offered: string[], trajectory: Message[]): Promise<Outcome> {
+  async function runCall(call: ToolCall, offered: string[], trajectory: Message[], approval: RunToolInput['approval']): Promise<Outcome> {
     const name = call.function.name;
     const tool = offered.includes(name) ? tools.get(name) : undefined;
     if (!tool) return failed(unknownToolText(name, offered.filter((n) => tools.has(n))));
+    // The workflow waits for a person's decision; this is the tool's own guard, whatever workflow calls it.
+    if (tool.requiresApproval && !approval) return failed(notApprovedText(name));
 
     let json: unknown;
     const text = call.function.arguments;

@@ -55,6 +55,14 @@ export function toolFailedText(tool: string, error: unknown): string {
   return `Error: ${tool} failed: ${describeError(error)}`;
 }
 
+/**
+ * @example
+ * notApprovedText('save_note') // 'Error: save_note requires a person's approval and this call has none; it was not run.'
+ */
+export function notApprovedText(tool: string): string {
+  return `Error: ${tool} requires a person's approval and this call has none; it was not run.`;
+}
+
 /** An Error's message (its name when the message is empty); anything else thrown as a string. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;

@@ -70,8 +70,49 @@ grove ui export WORKFLOW_ID [--out FILE.html]
   HTML file that opens anywhere without a server (default WORKFLOW_ID.html; --out - prints it).`,
     load: async () => (require('./commands/ui') as typeof import('./commands/ui')).uiCommand,
   },
+  'session': {
+    help: `grove session send WORKFLOW_ID TEXT [--input FILE.json] [--by NAME] [--json]
+grove session close WORKFLOW_ID [--reason TEXT] [--by NAME] [--json]
+  A durable conversation: send starts it on first use (update-with-start; --input is its session
+  input, e.g. {"model": "gpt-4o-mini", "tools": ["save_note"], "rewindTool": true}) and prints the
+  reply; close ends it and prints the transcript. grove show / tree / rewind / feedback / approve /
+  stop / actions work on it too.`,
+    load: async () => (require('./commands/session') as typeof import('./commands/session')).sessionCommand,
+  },
+  'rewind': {
+    help: `grove rewind WORKFLOW_ID --message N --content TEXT [--by NAME] [--json]
+grove rewind WORKFLOW_ID --id MESSAGE_ID --content TEXT      (a session message by its tree id)
+grove rewind WORKFLOW_ID --node NODE_ID [--content TEXT] [--feedback TEXT]      (airetry and agent runs)
+  Session: replaces the Nth assistant message (1 = the first, --message=-1 = the latest) with TEXT; what
+  followed stays in the tree as an abandoned branch and is never paid for again. airetry/agent:
+  prunes what grew from the node and re-expands it (with --content, its answer is replaced first;
+  --feedback is seen by the next expansion).`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).rewindCommand,
+  },
+  'feedback': {
+    help: `grove feedback WORKFLOW_ID --text TEXT [--node ID] [--by NAME]
+  "This is wrong because…" on a node (default: a session's latest answer, an airetry run's active
+  sample, a search's prompt — the whole search); the next expansion sees it.`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).feedbackCommand,
+  },
+  'approve': {
+    help: `grove approve WORKFLOW_ID [--call CALL_ID] [--reject] [--reason TEXT] [--by NAME]
+grove approve WORKFLOW_ID --list
+  Decides a tool call waiting for approval (default: the only one waiting); --list shows them.`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).approveCommand,
+  },
+  'stop': {
+    help: `grove stop WORKFLOW_ID [--reason TEXT] [--by NAME]
+  Ends a running airetry or agent run (or a session's turn in progress) with the best answer so far.`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).stopCommand,
+  },
+  'actions': {
+    help: `grove actions WORKFLOW_ID [--json]
+  The human actions a run applied (send, rewind, feedback, approve, stop, close): who, when, what.`,
+    load: async () => (require('./commands/steer') as typeof import('./commands/steer')).actionsCommand,
+  },
   'schema': {
-    help: `grove schema generate|airetry|agent
+    help: `grove schema generate|airetry|agent|session
   Prints the JSON Schema of a ready-made workflow's input (also in docs/schemas/).`,
     load: async () => (require('./commands/schema') as typeof import('./commands/schema')).schemaCommand,
   },

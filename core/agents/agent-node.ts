@@ -17,6 +17,11 @@ export interface AgentNode {
   pending?: PathRecord;
   /** Root only, until written: the prompt messages. */
   prompt?: Message[];
+  /**
+   * Messages of this step that no activity wrote to the store (a person's replacement answer, a
+   * tool call's refusal), until an activity that carried them succeeded.
+   */
+  inline?: Message[];
   /** An output node: a text answer, or a call to a terminal tool. */
   output?: boolean;
   /** A short label for trees and the UI, e.g. `multiply(9418.343, 8.11)` or `"The answer is 42"`. */

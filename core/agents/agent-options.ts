@@ -3,6 +3,7 @@ import { BudgetSpecSchema, PricingSchema } from '../budget';
 import { ChatParamsSchema } from '../schemas/chat-params';
 import { LlmSettingsSchema } from '../schemas/llm-settings';
 import { MessageSchema } from '../schemas/messages';
+import { ApprovalSettingsSchema } from '../schemas/steering';
 
 export const ALGORITHMS = ['mcts', 'astar', 'greedy', 'beam', 'cot'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -75,6 +76,8 @@ export const AgentInputSchema = z
     /** Task queue of the workers that serve the evaluator (default: the run's own). */
     evaluatorTaskQueue: z.string().min(1).optional(),
     llm: LlmSettingsSchema.optional(),
+    /** How long a call to a tool that requires approval waits for a person, and the decision when nobody decides. */
+    approval: ApprovalSettingsSchema.default({ timeoutMs: 86_400_000, onTimeout: 'reject' }),
     /**
      * Whether the result carries the whole search tree: 'auto' up to 2,000 nodes (a result is
      * one payload, and Temporal limits payloads to 2 MB), 'full', or 'none'. The `tree` query

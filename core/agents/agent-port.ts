@@ -2,6 +2,7 @@ import type { ConversationInput } from '../hash/conversation-refs';
 import type { ActiveToolsInput, EvaluateInput, EvaluateResult, RunToolInput, RunToolResult, ToolSpec } from '../schemas/agent-activities';
 import type { ChatActivityInput, ChatActivityResult } from '../schemas/llm-call';
 import type { Message } from '../schemas/messages';
+import type { ApprovalAsk, ApprovalOutcome } from '../steering/approvals';
 
 /**
  * Everything a search agent does that is not deterministic bookkeeping. In a workflow each
@@ -15,6 +16,11 @@ export interface AgentPort {
   runTool(input: RunToolInput, summary: string): Promise<RunToolResult>;
   evaluate(input: EvaluateInput, summary: string): Promise<EvaluateResult>;
   resolvePath(input: ConversationInput): Promise<Message[]>;
+  /**
+   * A person's decision on a call to a tool that requires approval (in a workflow: a durable
+   * wait for an `approve` update). Without it such calls are refused.
+   */
+  approve?(ask: ApprovalAsk): Promise<ApprovalOutcome>;
   nowMs(): number;
   log?(message: string): void;
   /** Called after each search step (progress reporting: search attributes, details). */

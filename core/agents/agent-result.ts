@@ -1,5 +1,6 @@
 import type { SampleTreeJSON } from '../schemas/tree';
 import type { Message, Usage } from '../schemas/messages';
+import type { HumanAction } from '../schemas/steering';
 import type { AgentNode } from './agent-node';
 import type { Algorithm } from './agent-options';
 import type { SearchCounters, SearchStop } from './search-state';
@@ -25,6 +26,8 @@ export interface AgentResult {
   /** The search tree (refs and stats; the messages are in the message store); omitted for big trees (see `resultTree`). */
   tree?: SampleTreeJSON<AgentNode>;
   treeText: string;
+  /** The human actions the run applied (rewind, feedback, approve, stop), when there were any. */
+  actions?: HumanAction[];
 }
 
 /** Live progress, as the `progress` query reports it. */

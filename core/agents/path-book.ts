@@ -24,7 +24,7 @@ export function trajectoryInput(tree: SampleTree<AgentNode>, nodeId: number, ext
   const messages: Record<Ref, Message> = {};
   for (const node of tree.pathToRoot(nodeId)) {
     if (node.data.pending) paths[refOf(tree, node.id)] = node.data.pending;
-    for (const m of node.data.prompt ?? []) messages[messageRef(m)] = m;
+    for (const m of [...(node.data.prompt ?? []), ...(node.data.inline ?? [])]) messages[messageRef(m)] = m;
   }
   let path = refOf(tree, nodeId);
   if (extra) {
@@ -48,8 +48,8 @@ export function markWritten(tree: SampleTree<AgentNode>, nodeId: number, input: 
   if (!input.writes) return;
   const written = new Set(Object.keys(input.writes.paths ?? {}));
   for (const node of tree.pathToRoot(nodeId)) {
-    if (node.data.ref !== undefined && written.has(node.data.ref) && (node.data.pending || node.data.prompt)) {
-      const { pending: _p, prompt: _m, ...rest } = node.data;
+    if (node.data.ref !== undefined && written.has(node.data.ref) && (node.data.pending || node.data.prompt || node.data.inline)) {
+      const { pending: _p, prompt: _m, inline: _i, ...rest } = node.data;
       tree.setData(node.id, rest);
     }
   }

@@ -12,8 +12,9 @@ export interface SearchOutcome {
 
 /**
  * Drives a search to its end, one algorithm step at a time. Before each step `beforeStep` may
- * ask to hand over (a workflow continues-as-new there; the state is plain JSON between steps) or
- * to stop for a reason of its own.
+ * ask to hand over (a workflow continues-as-new there; the state is plain JSON between steps),
+ * to stop for a reason of its own, or steer the search (a rewind; a person's stop, which it sets
+ * on the state: the search then ends before the step).
  * A budget that runs out ends the search with the best node found so far.
  *
  * @example
@@ -32,6 +33,7 @@ export async function runSearch(
       ctx.state.stop = next;
       break;
     }
+    if (ctx.state.stop) break; // a person stopped the search between steps
     try {
       const more = await algorithm.step(ctx);
       if (!more && !ctx.state.stop) ctx.state.stop = { kind: 'exhausted', message: 'the search ended' };

@@ -1,8 +1,15 @@
 import { budgetFromSpec, costOf, firstStop, type StopCondition } from '../budget';
+import { shorten } from '../conversation/preview';
 import { messageRef, pathRef, type PathRecord, type Ref } from '../hash/refs';
 import type { EvaluateResult, RunToolResult } from '../schemas/agent-activities';
 import type { ChatParams, ToolDefinition } from '../schemas/chat-params';
-import { messageText, userMessage, type AssistantMessage, type Usage } from '../schemas/messages';
+import { assistantMessage, messageText, userMessage, type AssistantMessage, type ToolCall, type Usage } from '../schemas/messages';
+import type { ConversationInput } from '../hash/conversation-refs';
+import { InvalidArgumentError } from '../errors';
+import { rewindTree } from '../steering/rewind-tree';
+import { rejectionMessage, type ApprovalOutcome } from '../steering/approvals';
+import { ALGORITHM_IMPLEMENTATIONS } from './algorithms';
+import { solved } from './algorithms/search-algorithm';
 import type { TreeNode } from '../tree/tree-node';
 import type { AgentNode } from './agent-node';
 import type { AgentOptions } from './agent-options';
@@ -105,7 +112,8 @@ export class SearchContext {
    * The state to hand over through continue-as-new, compacted: what only the live UI needs is
    * dropped — each node's evaluator reasoning, and the previews of nodes off the best
    * trajectory so far — and so are the trajectory refs of finished leaves off it (no search
-   * expands a terminal node, and the final answer is the best node so far or a newer one). A
+   * expands a terminal node, and the final answer is the best node so far or a newer one) and of
+   * branches a rewind abandoned. A
    * search of 10,000 nodes then hands over well under Temporal's payload limits.
    */
   handoverJSON(): SearchStateJSON {
@@ -120,16 +128,73 @@ export class SearchContext {
       }
       const { reasoning: _r, preview: _p, ref, ...rest } = tuple[2];
       const node = this.node(id);
+      if (node.abandoned) {
+        // Pruned by a rewind: never expanded or resolved again.
+        const { pending: _q, inline: _i, ...kept } = rest;
+        tuple[2] = kept;
+        continue;
+      }
       const closed = node.children.length === 0 && this.isTerminal(id) && !rest.pending;
       tuple[2] = closed ? rest : { ...rest, ref };
     }
     return json;
   }
 
-  /** The system prompt, with the latest reflections on failed attempts (LATS). */
-  system(): string {
-    if (this.state.reflections.length === 0) return this.options.system;
-    return `${this.options.system}\n\nReflections on earlier failed attempts (avoid repeating these mistakes):\n${this.state.reflections.map((r) => `- ${r}`).join('\n')}`;
+  /**
+   * The system prompt for expanding `nodeId`: with the latest reflections on failed attempts
+   * (LATS), and the feedback people gave on the node and the steps before it (`feedback` and
+   * `rewind` updates), which every later expansion below those steps sees.
+   */
+  system(nodeId?: number): string {
+    let system = this.options.system;
+    if (this.state.reflections.length > 0) {
+      system += `\n\nReflections on earlier failed attempts (avoid repeating these mistakes):\n${this.state.reflections.map((r) => `- ${r}`).join('\n')}`;
+    }
+    const feedback = nodeId === undefined ? [] : this.tree.pathFromRoot(nodeId).filter((n) => n.feedback !== '');
+    if (feedback.length > 0) {
+      system += `\n\nFeedback from a person on the steps so far (follow it):\n${feedback.map((n) => `- ${n.feedback.replace(/\n/g, '\n- ')}`).join('\n')}`;
+    }
+    return system;
+  }
+
+  /**
+   * Why a person's rewind of a node cannot apply, if it cannot: an unknown or abandoned node, a
+   * replaced prompt, or a finished node to re-expand (nothing grows from it).
+   */
+  rewindProblem(request: { nodeId: number; content?: string }): string | undefined {
+    const node = this.tree.findNode(request.nodeId);
+    if (!node) return `there is no node n${request.nodeId} (the tree has n0 to n${this.tree.nextId - 1})`;
+    if (node.abandoned) return `n${node.id} is on an abandoned branch: choose a node of the live tree (grove tree)`;
+    if (request.content !== undefined) {
+      return node.parent === null ? 'n0 is the prompt: only steps can be replaced (rewind it without content to search again from the prompt)' : undefined;
+    }
+    if (this.isTerminal(node.id)) {
+      return `n${node.id} is finished (${node.data.output ? 'an answer' : 'at the maximum depth'}), so nothing expands from it: rewind its parent n${node.parent} to get new steps there, or replace it with content`;
+    }
+    return undefined;
+  }
+
+  /**
+   * A person's rewind (see `rewindTree`): prune what grew from the node and re-expand it next —
+   * with `content`, the node's step is replaced by that answer first (evaluated like any step;
+   * a solution ends the search); with `feedback`, the node's later expansions see it.
+   *
+   * @throws InvalidArgumentError naming why it cannot apply (see {@link rewindProblem}).
+   */
+  async rewind(request: { nodeId: number; content?: string; feedback?: string }): Promise<{ resumeFrom: number; abandoned: number[]; replacementId?: number }> {
+    const problem = this.rewindProblem(request);
+    if (problem) throw new InvalidArgumentError(problem);
+    let replacement: AgentNode | undefined;
+    if (request.content !== undefined) {
+      const message = assistantMessage(request.content);
+      const record: PathRecord = { parent: refOf(this.tree, this.node(request.nodeId).parent!), add: [messageRef(message)] };
+      replacement = { ref: pathRef(record), pending: record, inline: [message], preview: previewOf(message), output: true };
+    }
+    const { resumeFrom, abandoned, replacementId } = rewindTree(this.tree, { nodeId: request.nodeId, replacement, feedback: request.feedback });
+    if (replacementId !== undefined && this.evaluates()) await this.evaluateNode(replacementId);
+    if (replacementId !== undefined && this.isSolution(replacementId)) solved(this, replacementId);
+    else ALGORITHM_IMPLEMENTATIONS[this.options.algorithm].resume(this, resumeFrom);
+    return { resumeFrom, abandoned, ...(replacementId !== undefined ? { replacementId } : {}) };
   }
 
   /**
@@ -144,7 +209,7 @@ export class SearchContext {
     const offered = await this.offeredTools(nodeId);
     const input = trajectoryInput(this.tree, nodeId);
     const result = await this.port.chat(
-      { conversation: input, model: this.options.model, params: this.candidateParams(offered), system: this.system(), runId: `n${nodeId}` },
+      { conversation: input, model: this.options.model, params: this.candidateParams(offered), system: this.system(nodeId), runId: `n${nodeId}` },
       `expand n${nodeId} (depth ${node.depth}): ${this.bFactor} candidate${this.bFactor === 1 ? '' : 's'}`,
     );
     markWritten(this.tree, nodeId, input);
@@ -201,30 +266,50 @@ export class SearchContext {
 
   private async buildChild(nodeId: number, message: AssistantMessage, assistantRef: Ref, offered: string[], label: string) {
     const calls = message.tool_calls ?? [];
-    let tools: RunToolResult[] = [];
+    let tools: (RunToolResult & { refused?: boolean })[] = [];
     if (calls.length > 0) {
       const input = trajectoryInput(this.tree, nodeId);
       tools = await Promise.all(
-        calls.map((call) => this.port.runTool({ trajectory: input, call, offered }, `tool ${call.function.name} for n${nodeId} candidate ${label}`)),
+        calls.map((call) => this.runTool(call, input, offered, `n${nodeId} candidate ${label}`, `tool ${call.function.name} for n${nodeId} candidate ${label}`)),
       );
       markWritten(this.tree, nodeId, input);
-      this.state.counters.toolRuns += calls.length;
+      this.state.counters.toolRuns += tools.filter((t) => !t.refused).length;
       this.state.counters.toolErrors += tools.filter((t) => t.isError).length;
     }
     const record: PathRecord = { parent: refOf(this.tree, nodeId), add: [assistantRef, ...tools.map((t) => t.ref)] };
     const data: AgentNode = { ref: pathRef(record), pending: record, preview: previewOf(message) };
+    const refusals = tools.filter((t) => t.refused).map((t) => t.message);
+    if (refusals.length > 0) data.inline = refusals;
     if (isOutputMessage(message, this.state.specs)) data.output = true;
     const errors = tools.filter((t) => t.isError).length;
     if (errors > 0) data.toolErrors = errors;
     let evaluation: EvaluateResult | undefined;
     if (this.evaluates()) {
-      const input = trajectoryInput(this.tree, nodeId, { record });
+      const input = trajectoryInput(this.tree, nodeId, { record, messages: data.inline });
       evaluation = await this.runEvaluation(input, `evaluate n${nodeId} candidate ${label}: ${data.preview}`);
       markWritten(this.tree, nodeId, input);
       delete data.pending;
+      delete data.inline;
       data.reasoning = shorten(evaluation.reasoning, REASONING_CHARS);
     }
     return { data, evaluation };
+  }
+
+  /**
+   * Runs one tool call — after a person approved it, when its tool requires approval; a refused
+   * call is answered with a tool message saying so (written by no activity: it rides inline).
+   */
+  private async runTool(call: ToolCall, trajectory: ConversationInput, offered: string[], where: string, summary: string): Promise<RunToolResult & { refused?: boolean }> {
+    const spec = this.state.specs.find((s) => s.name === call.function.name);
+    if (!spec?.requiresApproval || !offered.includes(spec.name)) return this.port.runTool({ trajectory, call, offered }, summary);
+    const outcome: ApprovalOutcome = this.port.approve
+      ? await this.port.approve({ call, where })
+      : { decision: 'reject', by: 'nobody', at: this.port.nowMs(), reason: 'nobody can approve calls in this run' };
+    if (outcome.decision === 'reject') {
+      const message = rejectionMessage(call, outcome);
+      return { message, ref: messageRef(message), isError: true, refused: true };
+    }
+    return this.port.runTool({ trajectory, call, offered, approval: { by: outcome.by, at: outcome.at } }, summary);
   }
 
   private async runEvaluation(trajectory: ReturnType<typeof trajectoryInput>, summary: string): Promise<EvaluateResult> {
@@ -269,11 +354,6 @@ export function previewOf(message: AssistantMessage): string {
   const calls = message.tool_calls ?? [];
   const text = calls.length > 0 ? calls.map((c) => `${c.function.name}(${c.function.arguments.replace(/\s+/g, '')})`).join(', ') : JSON.stringify(messageText(message));
   return shorten(text, 40);
-}
-
-function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** Node state stays small (it travels through continue-as-new): scores in [0, 1] to 4 decimals, short texts. */

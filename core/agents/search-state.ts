@@ -17,7 +17,7 @@ export interface SearchCounters {
   handovers: number;
 }
 
-export type StopKind = 'solved' | 'exhausted' | 'maxRollouts' | 'maxCalls' | 'maxTokens' | 'maxCost' | 'deadline' | 'maxGenerations';
+export type StopKind = 'solved' | 'exhausted' | 'maxRollouts' | 'maxCalls' | 'maxTokens' | 'maxCost' | 'deadline' | 'maxGenerations' | 'stopped';
 
 export interface SearchStop {
   kind: StopKind;

@@ -7,6 +7,8 @@ import type { ChatParams } from '../schemas/chat-params';
 import type { Message, Usage } from '../schemas/messages';
 import { retryConfig, type RetryConfig, type RetryConfigInput } from '../schemas/retry-config';
 import { SampleTree } from '../tree/sample-tree';
+import { InterventionQueue } from '../steering/intervention-queue';
+import type { CallIntervention, CallInterventionResult } from './interventions';
 import type { OutputParser, ParsedOutput } from './output-parsers';
 import type { AICallPort, CallError } from './ports';
 import { runCall, type RunOptions } from './run-call';
@@ -55,6 +57,10 @@ export class AICall<T = string> {
   rng: RandomSource;
   /** How many model requests were sent (a request may return several samples). */
   requests = 0;
+  /** What people asked of the call while it runs (rewind, feedback); airetry applies it between rounds. */
+  readonly steering = new InterventionQueue<CallIntervention, CallInterventionResult>();
+  /** Set when a person stopped the call: airetry rounds end at once, with the best sample so far. */
+  stopped?: { by: string; reason?: string };
   private readonly pathRefs = new Map<number, Ref>();
 
   constructor(prompt: Message[], opts: AICallOptions<T>) {

@@ -3,6 +3,7 @@ import { CallStateError, RetryBudgetError } from '../errors';
 import { addFeedback } from '../feedback';
 import type { AICall } from './ai-call';
 import { evaluateCondition, type Condition, type EvaluateOptions, type Feedback } from './evaluate-condition';
+import { applyIntervention } from './interventions';
 import { runCall } from './run-call';
 
 export interface AiretryOptions extends EvaluateOptions {
@@ -44,6 +45,13 @@ export async function airetry<T>(
   const delay = opts.retryDelayMs ?? config.retryDelayMs;
   const verbose = opts.verbose ?? true;
   for (;;) {
+    // What a person asked meanwhile (a rewind, feedback) is applied between rounds.
+    await call.steering.drain((request) => applyIntervention(call, request));
+    if (call.stopped) {
+      // A person stopped the call: the active sample has not passed this round.
+      call.success = false;
+      return call;
+    }
     const { passed, sampleId } = await evaluateCondition(call, condition, feedback, opts);
     call.activeSampleId = sampleId;
     call.success = passed;

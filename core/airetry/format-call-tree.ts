@@ -1,6 +1,6 @@
 import type { ConversationDelta } from '../conversation/delta';
+import { messagePreview } from '../conversation/preview';
 import { formatSamples } from '../format-tree';
-import { messageText, type Message } from '../schemas/messages';
 import type { SampleTree } from '../tree/sample-tree';
 
 /**
@@ -17,13 +17,8 @@ export function formatCallTree(tree: SampleTree<ConversationDelta>, opts: { acti
       ? (node) => {
           const last = node.data.add[node.data.add.length - 1];
           if (node.parent === null || !last) return '';
-          return `→ ${JSON.stringify(preview(last))}${node.id === opts.activeSampleId ? ' (active)' : ''}`;
+          return `→ ${JSON.stringify(messagePreview(last, 60))}${node.id === opts.activeSampleId ? ' (active)' : ''}`;
         }
       : undefined,
   });
-}
-
-function preview(message: Message): string {
-  const text = messageText(message).replace(/\s+/g, ' ').trim() || (message.role === 'assistant' && message.tool_calls ? `[${message.tool_calls.map((c) => c.function.name).join(', ')}]` : '');
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }

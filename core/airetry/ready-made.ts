@@ -46,7 +46,9 @@ export function classifyConversation(prompt: string | Message[], choices: readon
  * Runs a ready-made airetry: the first samples, then (with `catchErrors`) a retry of failed
  * model calls, then (for `extract`) a schema check, then each check of the input in order, each
  * as an airetry round. Returns which checks passed. With `throwOnBudget` a check still failing
- * at the end of the budget throws a RetryBudgetError.
+ * at the end of the budget throws a RetryBudgetError. When a person intervened after the last
+ * round, the checks run again on the sample the intervention produced; when a person stopped
+ * the call, the remaining checks are skipped.
  *
  * @example
  * const outcomes = await runChecks(call, input, judge, (o) => report(o));
@@ -55,11 +57,10 @@ export async function runChecks(
   call: AICall<unknown>,
   input: Input,
   judge: JudgeRunner,
-  onCheck?: (outcomes: { name: string; passed: boolean }[]) => void,
+  onCheck?: (outcomes: CheckOutcome[]) => void,
   patterns: PatternEngine = 'linear',
-): Promise<{ name: string; passed: boolean }[]> {
+): Promise<CheckOutcome[]> {
   const checks = input.checks.map((spec, i) => compileCheck(spec, i, judge, { patterns }));
-  const outcomes: { name: string; passed: boolean }[] = [];
   const opts = { throw: input.throwOnBudget };
   await call.run();
   if (call.config.catchErrors) {
@@ -69,10 +70,25 @@ export async function runChecks(
   if (input.kind === 'extract') {
     await airetry((x) => x.outputError === undefined, call, (x) => `The output is not in the correct format: ${x.outputError}.`, opts);
   }
-  for (const check of checks) {
-    await airetry(check.condition, call, check.feedback, { ...check.options, ...opts });
-    outcomes.push({ name: check.name, passed: call.success === true });
-    onCheck?.(outcomes);
+  for (;;) {
+    const outcomes: CheckOutcome[] = [];
+    for (const check of checks) {
+      if (call.stopped) {
+        outcomes.push({ name: check.name, passed: false, skipped: true });
+        continue;
+      }
+      await airetry(check.condition, call, check.feedback, { ...check.options, ...opts });
+      outcomes.push({ name: check.name, passed: call.success === true });
+      onCheck?.(outcomes);
+    }
+    // A person intervened after the last round (a rewind, feedback): the new sample must pass every check again.
+    if (call.stopped || call.steering.size === 0) return outcomes;
   }
-  return outcomes;
+}
+
+/** A check's outcome; `skipped` when the run was stopped before it. */
+export interface CheckOutcome {
+  name: string;
+  passed: boolean;
+  skipped?: boolean;
 }

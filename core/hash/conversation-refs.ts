@@ -44,6 +44,42 @@ export class ConversationRefs {
     return ref;
   }
 
+  /** A message this object knows, by ref. */
+  message(ref: Ref): Message | undefined {
+    return this.messages.get(ref);
+  }
+
+  /** A path record this object knows, by ref. */
+  record(ref: Ref): PathRecord | undefined {
+    return this.paths.get(ref);
+  }
+
+  /**
+   * Only what the conversations at `paths` need: their records and messages (and whether each is
+   * stored). What a long-lived run hands over through continue-as-new, leaving out branches it
+   * will never send again.
+   *
+   * @example
+   * const carried = refs.restrictedTo([livePath]).toJSON();
+   */
+  restrictedTo(paths: Ref[]): ConversationRefs {
+    const out = new ConversationRefs();
+    for (const start of paths) {
+      for (let ref: Ref | null = start; ref !== null && !out.paths.has(ref); ) {
+        const record = this.paths.get(ref);
+        if (!record) throw new Error(`unknown conversation path ${ref}`);
+        out.paths.set(ref, record);
+        if (this.stored.has(ref)) out.stored.add(ref);
+        for (const m of record.add) {
+          out.messages.set(m, this.messages.get(m)!);
+          if (this.stored.has(m)) out.stored.add(m);
+        }
+        ref = record.parent;
+      }
+    }
+    return out;
+  }
+
   /** Marks refs that an activity has written to the store itself (e.g. the model's reply). */
   markRefsStored(refs: Iterable<Ref>): void {
     for (const ref of refs) this.stored.add(ref);

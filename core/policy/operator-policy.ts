@@ -73,6 +73,10 @@ export function policyViolations(kind: string, input: Record<string, any>, polic
     queue('toolTaskQueue', input.toolTaskQueue);
     queue('evaluatorTaskQueue', input.evaluatorTaskQueue);
   }
+  if (kind === 'session') {
+    above('maxSteps', input.maxSteps, 'maxCalls');
+    queue('toolTaskQueue', input.toolTaskQueue);
+  }
   return problems;
 }
 

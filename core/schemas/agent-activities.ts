@@ -19,6 +19,8 @@ export interface ToolSpec {
   isTerminal: boolean;
   /** The tool decides per trajectory whether it is offered (`groveActiveTools` asks it). */
   hasIsActive: boolean;
+  /** A person must approve each call before it runs (`approve` update); the run waits durably. */
+  requiresApproval?: boolean;
 }
 
 /** `groveDescribeTools`: the specs of the named tools (a name the worker does not know is a non-retryable `GroveUnknownTool`). */
@@ -39,6 +41,8 @@ export interface RunToolInput {
   call: ToolCall;
   /** The tools offered to the model for this turn; a call to any other name is answered with an error. */
   offered: string[];
+  /** For a tool that requires approval: who approved this call, and when (workflow time). Without it such a tool does not run. */
+  approval?: { by: string; at: number };
   /** The run's ledger key for this call (`CallLedger`): where its result is recorded for reuse. */
   callKey?: string;
 }

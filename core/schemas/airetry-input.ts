@@ -37,7 +37,7 @@ export const AiretryInputSchema = PromptInputSchema.extend({
   });
 export type AiretryInput = z.input<typeof AiretryInputSchema>;
 
-export const CheckOutcomeSchema = z.object({ name: z.string(), passed: z.boolean() });
+export const CheckOutcomeSchema = z.object({ name: z.string(), passed: z.boolean(), skipped: z.boolean().optional() });
 
 export const AiretryResultSchema = z.object({
   /** The active sample's output: text, the parsed JSON (extract), or the choice (classify). */
@@ -54,5 +54,9 @@ export const AiretryResultSchema = z.object({
   tree: z.unknown(),
   /** The tree as the seeds' `print_samples` text. */
   treeText: z.string(),
+  /** Set when a person stopped the run (`stop` update): who, and why. */
+  stopped: z.object({ by: z.string(), reason: z.string().optional() }).optional(),
+  /** The human actions the run applied (rewind, feedback, stop), when there were any. */
+  actions: z.array(z.unknown()).optional(),
 });
 export type AiretryResult = z.infer<typeof AiretryResultSchema>;

@@ -152,6 +152,54 @@ export class SampleTree<D> {
     this.live(id).success = success;
   }
 
+  /**
+   * Abandons the subtree at `id` (a rewind pruned it): the node leaves its parent's children, so
+   * no traversal, selection or expansion reaches it any more, and its wins, visits and values
+   * are taken back from every ancestor — the tree's statistics are as if the branch had never
+   * been explored. Nothing is deleted: the nodes stay in the tree (and its JSON), flagged
+   * `abandoned`, for audit. Returns the ids abandoned, the node first.
+   *
+   * @example
+   * tree.abandon(child.id); // child and its descendants: abandoned; tree.childrenOf(parent) no longer lists it
+   */
+  abandon(id: number): number[] {
+    const node = this.live(id);
+    if (node.parent === null) throw new InvalidArgumentError(`node ${id} is the root: the root cannot be abandoned`);
+    if (node.abandoned) throw new InvalidArgumentError(`node ${id} is already abandoned`);
+    const parent = this.live(node.parent);
+    parent.children.splice(parent.children.indexOf(id), 1);
+    for (let a: MutableTreeNode<D> | undefined = parent; a; a = a.parent === null ? undefined : this.live(a.parent)) {
+      a.wins -= node.wins;
+      a.visits -= node.visits;
+      // Sums of rewards in [0, 1]: rounding keeps float noise (1.1 - 0.9 - 0.2) out of the statistics.
+      a.valueSum = Math.round((a.valueSum - node.valueSum) * 1e9) / 1e9;
+    }
+    const ids: number[] = [];
+    const stack = [id];
+    while (stack.length > 0) {
+      const current = this.live(stack.pop()!);
+      current.abandoned = true;
+      ids.push(current.id);
+      for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i]);
+    }
+    return ids;
+  }
+
+  /**
+   * The roots of abandoned branches (abandoned nodes whose parent is not), in id order: where
+   * to start when showing what rewinds pruned.
+   *
+   * @example
+   * for (const id of tree.abandonedRoots()) console.log(formatTree(tree, { fromId: id }));
+   */
+  abandonedRoots(): number[] {
+    const roots: number[] = [];
+    for (const node of this.nodes.values()) {
+      if (node.abandoned && node.parent !== null && !this.live(node.parent).abandoned) roots.push(node.id);
+    }
+    return roots;
+  }
+
   /** Replaces the node's data (e.g. the root's prompt once it is known). */
   setData(id: number, data: D): void {
     this.live(id).data = data;
@@ -277,7 +325,7 @@ export class SampleTree<D> {
     const nodes = new Map<number, MutableTreeNode<D>>();
     let previousId = -1;
     for (let i = 0; i < tuples.length; i++) {
-      const [id, parentId, rawData, success = true, wins = 0, visits = 0, valueSum = 0, score = null, feedback = ''] =
+      const [id, parentId, rawData, success = true, wins = 0, visits = 0, valueSum = 0, score = null, feedback = '', abandoned = false] =
         tuples[i];
       const where = `tree.nodes[${i}]`;
       if (id <= previousId) throw new InvalidTreeJsonError(`${where}: ids must be strictly increasing (id ${id} after ${previousId})`);
@@ -288,7 +336,9 @@ export class SampleTree<D> {
       if (parentId !== null) {
         const parent = nodes.get(parentId);
         if (!parent) throw new InvalidTreeJsonError(`${where}: parent ${parentId} of node ${id} is not an earlier node`);
-        parent.children.push(id);
+        if (parent.abandoned && !abandoned) throw new InvalidTreeJsonError(`${where}: node ${id} is live under abandoned node ${parentId}`);
+        // An abandoned branch keeps its own shape, but its root is not among its live parent's children.
+        if (abandoned === parent.abandoned) parent.children.push(id);
         depth = parent.depth + 1;
       }
       let data = rawData as D;
@@ -306,6 +356,7 @@ export class SampleTree<D> {
       node.feedback = feedback;
       node.success = success ?? undefined;
       node.score = score ?? undefined;
+      node.abandoned = abandoned;
       nodes.set(id, node);
     }
     if (next <= previousId) throw new InvalidTreeJsonError(`tree.next: must be greater than every id (${next} <= ${previousId})`);
@@ -333,11 +384,12 @@ function makeNode<D>(id: number, parent: number | null, depth: number, data: D):
     data,
     feedback: '',
     success: undefined,
+    abandoned: false,
   };
 }
 
 /** Tuple defaults after `data` (see `SampleTreeJSON`), trimmed from the end. */
-const TUPLE_DEFAULTS: unknown[] = [true, 0, 0, 0, null, ''];
+const TUPLE_DEFAULTS: unknown[] = [true, 0, 0, 0, null, '', false];
 
 function toTuple<D>(n: MutableTreeNode<D>): NodeTuple<D> {
   const tuple: NodeTuple<D> = [
@@ -350,6 +402,7 @@ function toTuple<D>(n: MutableTreeNode<D>): NodeTuple<D> {
     n.valueSum,
     n.score ?? null,
     n.feedback,
+    n.abandoned,
   ];
   let length = tuple.length;
   while (length > 3 && tuple[length - 1] === TUPLE_DEFAULTS[length - 4]) length--;

@@ -26,6 +26,11 @@ export interface TreeNode<D> {
   readonly feedback: string;
   /** undefined: not judged yet; true/false: the outcome. */
   readonly success?: boolean;
+  /**
+   * Pruned by a rewind (`SampleTree.abandon`): kept for audit, but no longer among its parent's
+   * children, so nothing selects, expands or counts it.
+   */
+  readonly abandoned: boolean;
 }
 
 /** The tree's own, writable view of a node. */
@@ -41,4 +46,5 @@ export interface MutableTreeNode<D> {
   data: D;
   feedback: string;
   success: boolean | undefined;
+  abandoned: boolean;
 }

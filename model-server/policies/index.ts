@@ -6,6 +6,7 @@ import type { ChatPolicy } from '../types';
 import { assistantPolicy } from './assistant';
 import { classifierPolicy } from './classifier';
 import { colorGuesserPolicy } from './color-guesser';
+import { conciergePolicy } from './concierge';
 import { echoPolicy } from './echo';
 import { foodExtractorPolicy } from './food-extractor';
 import { multiplierJudgePolicy } from './multiplier-judge';
@@ -21,12 +22,14 @@ export const BUILT_IN_POLICIES: readonly ChatPolicy[] = [
   classifierPolicy,
   multiplierPolicy,
   multiplierJudgePolicy,
+  conciergePolicy,
 ];
 
 export {
   assistantPolicy,
   classifierPolicy,
   colorGuesserPolicy,
+  conciergePolicy,
   echoPolicy,
   foodExtractorPolicy,
   multiplierJudgePolicy,

@@ -39,7 +39,7 @@ test('invalid CLI arguments: one line each, exit code 2', async () => {
   expect(oneLine(missing.stderr)).toEqual(['grove: run generate: --prompt is required']);
 
   const kind = await grove(['run', 'dance']);
-  expect(oneLine(kind.stderr)).toEqual(['grove: run: unknown run kind "dance" (available: generate, airetry, agent)']);
+  expect(oneLine(kind.stderr)).toEqual(['grove: run: unknown run kind "dance" (available: generate, airetry, agent, session)']);
 
   const temperature = await grove(['run', 'generate', '--prompt', 'hi', '--temperature', 'warm']);
   expect(oneLine(temperature.stderr)).toEqual(['grove: run generate: --temperature must be a number, got "warm"']);

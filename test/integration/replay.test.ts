@@ -14,7 +14,7 @@ const fixtures = readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
 test('there are recorded histories of each ready-made workflow', () => {
   const names = fixtures.map((f) => f.replace(/\.json$/, ''));
-  for (const prefix of ['generate', 'airetry-', 'agent-mcts', 'agent-astar', 'agent-greedy', 'agent-beam', 'agent-cot']) {
+  for (const prefix of ['generate', 'airetry-', 'agent-mcts', 'agent-astar', 'agent-greedy', 'agent-beam', 'agent-cot', 'session']) {
     expect(names.some((n) => n.startsWith(prefix))).toBe(true);
   }
 });

@@ -24,3 +24,4 @@ export { aiClassify, aiExtract, aiGenerate, aiScan, type AiOptions } from './ai-
 export { aiEmbed, AIEmbedCall } from './ai-embed';
 export { llmJudge, type LlmJudgeOptions } from './llm-judge';
 export { exposeCall, treeText, callProgress } from './expose-call';
+export { steerCall } from './steer-call';

@@ -2,7 +2,6 @@ import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio
 import type { EvaluatorActivities } from '../../activities/evaluators/evaluator-activities';
 import type { LlmActivities } from '../../activities/llm/chat';
 import type { createStoreActivities } from '../../activities/store/store-activities';
-import type { ToolActivities } from '../../activities/tools/tool-activities';
 import type { AgentOptions } from '../../core/agents/agent-options';
 import type { AgentPort } from '../../core/agents/agent-port';
 import { NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
@@ -10,39 +9,34 @@ import { LlmSettingsSchema } from '../../core/schemas/llm-settings';
 import { NON_RETRYABLE_EVALUATOR_FAILURES } from '../../activities/evaluators/evaluator-failures';
 import { ToolFailure } from '../../activities/tools/tool-errors';
 import { activityOptions } from './activity-options';
+import { toolPort } from './tool-port';
 import { runLedger } from './run-ledger';
 
 type StoreActivities = ReturnType<typeof createStoreActivities>;
 
 /** Failure types no retry can fix in model, tool or evaluator activities. */
-const NON_RETRYABLE_AGENT_FAILURES = [...NON_RETRYABLE_LLM_FAILURES, ToolFailure.UnknownTool, ...NON_RETRYABLE_EVALUATOR_FAILURES];
+export const NON_RETRYABLE_AGENT_FAILURES = [...NON_RETRYABLE_LLM_FAILURES, ToolFailure.UnknownTool, ...NON_RETRYABLE_EVALUATOR_FAILURES];
 
 /**
  * The agent's port inside a workflow: every model call, tool run and evaluation is an activity
  * with a one-line summary for the Temporal UI. Model calls and LLM evaluations use the run's
- * LLM settings; tools run on `toolTaskQueue` (so they can be scaled and sandboxed apart) with
- * a few retries for infrastructure failures — a tool's own errors come back as tool messages,
- * never as failures.
+ * LLM settings; tools run as `toolPort` runs them.
  */
 export function workflowAgentPort(options: AgentOptions): AgentPort {
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
   const llmOptions = activityOptions(llm, NON_RETRYABLE_AGENT_FAILURES);
-  const toolOptions: ActivityOptions = {
-    ...activityOptions(llm, NON_RETRYABLE_AGENT_FAILURES, { maxAttempts: llm.maxAttempts === 0 ? 3 : Math.min(llm.maxAttempts, 3) }),
-    taskQueue: options.toolTaskQueue,
-  };
+  const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
   const evaluatorOptions: ActivityOptions = { ...llmOptions, taskQueue: options.evaluatorTaskQueue ?? llm.taskQueue };
 
   const models = proxyActivities<LlmActivities>(llmOptions);
-  const tools = proxyActivities<ToolActivities>(toolOptions);
   const evaluators = proxyActivities<EvaluatorActivities>(evaluatorOptions);
   const store = proxyActivities<StoreActivities>({ ...llmOptions, startToCloseTimeout: 60_000 });
 
   return {
-    describeTools: (names) => tools.groveDescribeTools.executeWithOptions({ ...toolOptions, summary: `describe tools: ${names.join(', ')}` }, [{ names }]),
-    activeTools: (input, summary) => tools.groveActiveTools.executeWithOptions({ ...toolOptions, summary }, [input]),
+    describeTools: tools.describeTools,
+    activeTools: tools.activeTools,
     chat: (input, summary) => models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)]),
-    runTool: (input, summary) => tools.groveRunTool.executeWithOptions({ ...toolOptions, summary }, [runLedger().keyed('groveRunTool', input, llm.reuse)]),
+    runTool: tools.runTool,
     evaluate: (input, summary) =>
       evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [runLedger().keyed('groveEvaluate', input, llm.reuse)]),
     resolvePath: (path) => store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }]),

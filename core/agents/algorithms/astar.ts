@@ -37,7 +37,16 @@ export const astar: SearchAlgorithm = {
     for (const child of children) algo.frontier.push([child, priority(ctx, child), algo.pushed++]);
     return true;
   },
+
+  resume(ctx, nodeId) {
+    const algo = ctx.state.algo as unknown as AStarState;
+    algo.frontier = algo.frontier.filter(([id]) => !ctx.node(id).abandoned && id !== nodeId);
+    // Priorities are at most 1: the rewound node pops next.
+    if (!ctx.isTerminal(nodeId)) algo.frontier.push([nodeId, REWOUND_PRIORITY, algo.pushed++]);
+  },
 };
+
+const REWOUND_PRIORITY = 2;
 
 function priority(ctx: SearchContext, id: number): number {
   const node = ctx.node(id);

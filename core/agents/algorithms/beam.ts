@@ -32,6 +32,11 @@ export const beam: SearchAlgorithm = {
       .map((c) => c.id);
     return true;
   },
+
+  resume(ctx, nodeId) {
+    const algo = ctx.state.algo as unknown as BeamState;
+    algo.beam = ctx.isTerminal(nodeId) ? algo.beam.filter((id) => !ctx.node(id).abandoned) : [nodeId];
+  },
 };
 
 function affordableExpansions(ctx: Parameters<typeof beam.step>[0], wanted: number): number {

@@ -1,3 +1,4 @@
+import { resumeChain } from './greedy';
 import { exhausted, solved, type SearchAlgorithm } from './search-algorithm';
 
 interface CotState {
@@ -24,4 +25,6 @@ export const cot: SearchAlgorithm = {
     await ctx.evaluateNode(next);
     return ctx.isSolution(next) ? solved(ctx, next) : exhausted(ctx, `the chain ended at n${next} without a solution`);
   },
+
+  resume: resumeChain,
 };

@@ -1,4 +1,5 @@
 import { bestNode } from '../best-node';
+import type { SearchContext } from '../search-context';
 import { exhausted, firstSolution, solved, type SearchAlgorithm } from './search-algorithm';
 
 interface GreedyState {
@@ -25,4 +26,15 @@ export const greedy: SearchAlgorithm = {
     if (ctx.isTerminal(algo.current)) return exhausted(ctx, `the greedy path ended at n${algo.current} without a solution`);
     return true;
   },
+
+  resume: resumeChain,
 };
+
+/**
+ * Greedy and chain-of-thought follow one node: after a rewind, the rewound node (expanded
+ * next), or — when it is a finished answer (a replacement) — its parent, for new candidates.
+ */
+export function resumeChain(ctx: SearchContext, nodeId: number): void {
+  const node = ctx.node(nodeId);
+  (ctx.state.algo as unknown as GreedyState).current = ctx.isTerminal(nodeId) ? (node.parent ?? ctx.tree.rootId) : nodeId;
+}

@@ -52,6 +52,11 @@ export const mcts: SearchAlgorithm = {
     algo.current = undefined;
     return true;
   },
+
+  resume(ctx, nodeId) {
+    // Re-expand the rewound node in the rollout under way; after a finished answer, select anew.
+    (ctx.state.algo as unknown as MctsState).current = ctx.isTerminal(nodeId) ? undefined : nodeId;
+  },
 };
 
 /** Descends from the root by UCT; undefined when no non-terminal leaf is left. */

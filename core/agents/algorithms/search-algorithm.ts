@@ -9,6 +9,11 @@ import type { SearchContext } from '../search-context';
 export interface SearchAlgorithm {
   start(ctx: SearchContext): void;
   step(ctx: SearchContext): Promise<boolean>;
+  /**
+   * After a rewind pruned part of the tree: go on from `nodeId` (re-expand it next, or — for a
+   * finished answer — carry on without the pruned nodes).
+   */
+  resume(ctx: SearchContext, nodeId: number): void;
 }
 
 /** The first solution among freshly expanded children, if any (every algorithm stops on it). */

@@ -209,13 +209,13 @@ describe('stats and call keys', () => {
     expect(h.server.stats().callKeys).toEqual({ distinct: 1, repeatedAfterCompletion: 0, repeated: [] });
   });
 
-  it('keeps a request log with model, key, status, outcome, last user text and n', async () => {
+  it('keeps a request log with model, key, status, outcome, last user text, n and the number of messages', async () => {
     await h.client.chat.completions.create({ ...ask('assistant?x=1', 'first'), n: 2 }, withKey('k1'));
     await h.client.chat.completions.create(ask('nope', 'second')).catch(() => undefined);
     const s = h.server.stats();
     expect(s.requests).toEqual([
-      { model: 'assistant', callKey: 'k1', status: 200, outcome: 'completed', lastUserText: 'first', n: 2 },
-      { model: 'nope', status: 404, outcome: 'failed', lastUserText: 'second', n: 1 },
+      { model: 'assistant', callKey: 'k1', status: 200, outcome: 'completed', lastUserText: 'first', n: 2, messages: 1 },
+      { model: 'nope', status: 404, outcome: 'failed', lastUserText: 'second', n: 1, messages: 1 },
     ]);
     expect(Object.keys(s.byModel).sort()).toEqual(['assistant', 'nope']);
   });

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { CheckSpecSchema } from '../airetry/checks';
+import { ChatParamsSchema } from './chat-params';
+import { LlmSettingsSchema } from './llm-settings';
+import { MessageSchema, UsageSchema } from './messages';
+import type { SessionTreeView } from '../session/message-tree';
+import type { SessionCounters } from '../session/session-state';
+import { ApprovalSettingsSchema, type HumanAction } from './steering';
+
+/**
+ * Input of the `session` workflow: a durable conversation that messages reach by update.
+ * Validated by the client before the run starts, and again by the workflow.
+ */
+export const SessionInputSchema = z.strictObject({
+  /** The system message; default "Act as a helpful AI assistant", `null` for none. */
+  system: z.string().min(1).nullable().optional(),
+  /** Messages the conversation starts with, after the system message (e.g. a few examples). */
+  messages: z.array(MessageSchema).max(1000).optional(),
+  model: z.string().min(1).optional(),
+  /** Extra model parameters for every call of the conversation. */
+  apiKwargs: ChatParamsSchema.optional(),
+  /** Names of tools registered on the workers that the model may call. */
+  tools: z.array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names are 1-64 letters, digits, _ or -')).max(64).default([]),
+  /** Offer the model a `rewind` tool: go back to its nth message and replace it (langroid's RewindTool). */
+  rewindTool: z.boolean().default(false),
+  /** Checks every answer must pass (airetry's catalogue); a failing one is fed back and the model answers again. */
+  checks: z.array(CheckSpecSchema).max(32).default([]),
+  /** Answers a turn may retry after failed checks. */
+  checkRetries: z.number().int().min(0).max(20).default(2),
+  /** Model calls a turn may make (tool rounds and check retries included) before it ends with what it has. */
+  maxSteps: z.number().int().min(1).max(100).default(8),
+  /** How long a tool requiring approval waits for a person, and the decision when nobody decides. */
+  approval: ApprovalSettingsSchema.default({ timeoutMs: 86_400_000, onTimeout: 'reject' }),
+  /** Task queue of the workers that serve the tools (default: the run's own). */
+  toolTaskQueue: z.string().min(1).optional(),
+  /** Sent as the model's `seed`. */
+  seed: z.number().int().optional(),
+  llm: LlmSettingsSchema.optional(),
+  /**
+   * Continue as new after this many turns in one run (default: when Temporal suggests it, as
+   * history approaches its limits). Either way the conversation goes on seamlessly.
+   */
+  turnsPerRun: z.number().int().min(1).optional(),
+});
+export type SessionInput = z.input<typeof SessionInputSchema>;
+export type SessionOptions = z.output<typeof SessionInputSchema>;
+
+/** How a turn ended. */
+export const TurnEndSchema = z.enum(['answered', 'rewound', 'stopped', 'maxSteps', 'checksFailed']);
+export type TurnEnd = z.infer<typeof TurnEndSchema>;
+
+/** What `send` returns: the assistant's reply to the message, and how the turn went. */
+export interface SendResult {
+  /** The reply's text (null when the turn ended without one, e.g. stopped before the model answered). */
+  reply: string | null;
+  /** The reply's node id in the `tree` query (null without a reply). */
+  messageId: number | null;
+  turn: number;
+  ended: TurnEnd;
+  /** Model calls this turn made. */
+  calls: number;
+  /** Set when the model rewound the conversation (its `rewind` tool): the reply is the replacement. */
+  rewind?: { n: number; targetId: number; replacementId: number; abandoned: number };
+  /** Checks of the final answer (when the session has checks). */
+  checks?: { name: string; passed: boolean }[];
+}
+
+/** What the `session` workflow returns when it is closed. */
+export const SessionResultSchema = z.object({
+  kind: z.literal('session'),
+  /** The live conversation at the close: the transcript. */
+  conversation: z.array(MessageSchema),
+  turns: z.number().int(),
+  closedBy: z.string(),
+  counters: z.record(z.string(), z.number()),
+  usage: UsageSchema,
+  /** Every human action, in order. */
+  actions: z.array(z.unknown()),
+  /** The message tree (`tree` query shape), abandoned branches included. */
+  tree: z.unknown(),
+});
+export type SessionResult = Omit<z.infer<typeof SessionResultSchema>, 'actions' | 'tree' | 'counters'> & {
+  actions: HumanAction[];
+  tree: SessionTreeView;
+  counters: SessionCounters;
+};

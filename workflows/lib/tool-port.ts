@@ -1,0 +1,32 @@
+import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { ToolActivities } from '../../activities/tools/tool-activities';
+import type { ActiveToolsInput, RunToolInput, RunToolResult, ToolSpec } from '../../core/schemas/agent-activities';
+import type { LlmSettings } from '../../core/schemas/llm-settings';
+import { activityOptions } from './activity-options';
+import { runLedger } from './run-ledger';
+
+/**
+ * The workflow's side of the tool activities, shared by the search agents and sessions: tools
+ * run on `toolTaskQueue` (so they can be scaled and sandboxed apart from model calls) with a few
+ * retries for infrastructure failures — a tool's own errors come back as tool messages, never as
+ * failures — and every run of a tool gets a ledger key, so a run that re-executes the same
+ * decisions never runs it twice.
+ *
+ * @example
+ * const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
+ * const specs = await tools.describeTools(['multiply']);
+ */
+export function toolPort(llm: LlmSettings, taskQueue: string | undefined, nonRetryable: string[]) {
+  const options: ActivityOptions = {
+    ...activityOptions(llm, nonRetryable, { maxAttempts: llm.maxAttempts === 0 ? 3 : Math.min(llm.maxAttempts, 3) }),
+    taskQueue,
+  };
+  const tools = proxyActivities<ToolActivities>(options);
+  return {
+    describeTools: (names: string[]): Promise<ToolSpec[]> =>
+      tools.groveDescribeTools.executeWithOptions({ ...options, summary: `describe tools: ${names.join(', ')}` }, [{ names }]),
+    activeTools: (input: ActiveToolsInput, summary: string): Promise<string[]> => tools.groveActiveTools.executeWithOptions({ ...options, summary }, [input]),
+    runTool: (input: RunToolInput, summary: string): Promise<RunToolResult> =>
+      tools.groveRunTool.executeWithOptions({ ...options, summary }, [runLedger().keyed('groveRunTool', input, llm.reuse)]),
+  };
+}
