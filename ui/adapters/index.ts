@@ -1,9 +1,10 @@
 import { agentAdapter } from './agent-adapter';
 import { airetryAdapter } from './airetry-adapter';
+import { sessionAdapter } from './session-adapter';
 import type { RunAdapter } from './run-adapter';
 
 /** Every kind of run the viewer can draw; the first adapter that matches a run's GroveKind draws it. */
-export const ADAPTERS: readonly RunAdapter[] = [agentAdapter, airetryAdapter];
+export const ADAPTERS: readonly RunAdapter[] = [agentAdapter, airetryAdapter, sessionAdapter];
 
 /**
  * The adapter that draws runs of `kind`, if any.

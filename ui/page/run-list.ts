@@ -3,7 +3,7 @@ import type { DataSource } from './data-source';
 import { age, h } from './dom';
 
 const STATUSES = ['running', 'succeeded', 'exhausted', 'failed', 'cancelled', 'terminated', 'timed_out'];
-const KINDS = ['agent', 'airetry', 'generate', 'agent:mcts', 'agent:astar', 'agent:beam', 'agent:greedy', 'agent:cot'];
+const KINDS = ['agent', 'airetry', 'session', 'generate', 'agent:mcts', 'agent:astar', 'agent:beam', 'agent:greedy', 'agent:cot'];
 
 /**
  * The run list: grove runs from Temporal visibility, newest first, filtered by status and kind

@@ -121,3 +121,33 @@ test('nodeDetail applies deltas from the root (keep drops a tail) and reports a 
   });
   expect(pathTo(new Map([[0, null], [1, 0], [4, 1]]), 4)).toEqual([0, 1, 4]);
 });
+
+test('a session: one node per message, the live conversation as the best path, rewound messages abandoned, messages from the store', async () => {
+  const { SessionTree } = await import('../../../core/session/message-tree');
+  const { MemoryMessageStore } = await import('../../../activities/store/memory-message-store');
+  const { messageRef } = await import('../../../core/hash/refs');
+  const { assistantMessage, systemMessage, userMessage } = await import('../../../core/schemas/messages');
+  const session = SessionTree.create([systemMessage('Be brief')], 0);
+  const messages = [userMessage('Capital of France?'), assistantMessage('Lyon.'), userMessage('Sure?'), assistantMessage('Yes.')];
+  messages.forEach((m, i) => session.append(m, { turn: i < 2 ? 1 : 2, at: i + 1, by: m.role === 'user' ? 'ana' : undefined }));
+  session.rewind({ n: 1 }, 'Paris.', { at: 10, by: 'ana', source: 'update' });
+  const store = new MemoryMessageStore();
+  const all = [systemMessage('Be brief'), ...messages, assistantMessage('Paris.')];
+  await store.put(Object.fromEntries(all.map((m) => [messageRef(m), m])));
+
+  expect(adapterFor('session')).toBeDefined();
+  const snapshot = await adapterFor('session')!.snapshot(reader({ live: true, query: async () => session.view() }));
+  const statuses = snapshot.tree!.nodes.map((n) => `${n.label} ${n.status}`);
+  expect(statuses).toEqual([
+    'system: Be brief root',
+    'user: Capital of France? expanded',
+    'assistant: Lyon. abandoned',
+    'user: Sure? abandoned',
+    'assistant: Yes. abandoned',
+    'assistant: Paris. open',
+  ]);
+  expect(snapshot.tree!.bestPath).toEqual([0, 1, 5]);
+  expect(snapshot.facts).toContainEqual(['abandoned', '3']);
+  const detail = await detailOf(snapshot, 5, store);
+  expect(detail.conversation.map((m) => (m as { content: string }).content)).toEqual(['Be brief', 'Capital of France?', 'Paris.']);
+});
