@@ -6,6 +6,7 @@ import { AiretryInputSchema, type AiretryInput, type AiretryResult } from '../co
 import { exposeCall, treeText } from './api/expose-call';
 import { llmJudge } from './api/llm-judge';
 import { workflowPort, workflowRng } from './api/workflow-port';
+import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
 
@@ -13,7 +14,8 @@ import { validateInput } from './lib/validate-input';
  * The ready-made self-fixing call for backend services: generate (or extract, or classify),
  * then run each check in order as an airetry round — check, feed back what was wrong, retry
  * from the most promising sample — within the retry budget. Every model call is an activity;
- * the tree, selection and backpropagation live in this workflow's state.
+ * the tree, selection and backpropagation live in this workflow's state. With `fork`, it
+ * continues another run's sample tree from one of its samples.
  *
  * @example
  * await client.workflow.execute('airetry', { taskQueue: 'grove', workflowId: 'color-1', args: [{
@@ -23,7 +25,7 @@ import { validateInput } from './lib/validate-input';
  * }] });
  */
 export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
-  const input = validateInput(AiretryInputSchema, raw, 'airetry input');
+  const input = validateInput(AiretryInputSchema, raw, 'airetry input', 'airetry');
   reportRun({ kind: 'airetry', status: 'running' });
   const port = workflowPort(input.llm);
   const onSamples = ({ calls }: { calls: number }) => {
@@ -31,17 +33,25 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     setCurrentDetails(`**airetry** — ${calls} samples, ${call.config.retries} retries\n\n\`\`\`\n${treeText(call, true)}\n\`\`\``);
   };
   const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed));
+  // A resume (`grove resume --model ... --max-calls ...`) changes the model and budget of the rounds still to come.
+  onResume((overrides) => {
+    if (overrides.model !== undefined) call.model = overrides.model;
+    if (overrides.budget?.maxCalls !== undefined) call.config.maxCalls = overrides.budget.maxCalls;
+    if (overrides.budget?.maxRetries !== undefined) call.config.maxRetries = overrides.budget.maxRetries;
+  });
   exposeCall(call);
   const judge: JudgeRunner = async (c, question, model) => llmJudge(question, { model, llm: input.llm })(c);
   let outcomes: { name: string; passed: boolean }[];
   try {
+    const resuming = resumePoint();
+    if (resuming) await resuming;
     outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }));
   } catch (err) {
     if (RetryBudgetError.isInstance(err)) {
       reportRun({ status: 'exhausted' });
       throw ApplicationFailure.nonRetryable(err.message, err.name);
     }
-    failRun(err);
+    failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens });
   }
   const success = outcomes.every((o) => o.passed);
   reportRun({ status: success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens });

@@ -3,6 +3,7 @@ import { BudgetSpecSchema, PricingSchema } from '../budget';
 import { ChatParamsSchema } from '../schemas/chat-params';
 import { LlmSettingsSchema } from '../schemas/llm-settings';
 import { MessageSchema } from '../schemas/messages';
+import { ForkOriginSchema } from '../runs/fork';
 
 export const ALGORITHMS = ['mcts', 'astar', 'greedy', 'beam', 'cot'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -81,6 +82,8 @@ export const AgentInputSchema = z
      * always has it while a worker serves the run.
      */
     resultTree: z.enum(['auto', 'full', 'none']).default('auto'),
+    /** Continue another run's search tree from one of its nodes instead of starting at the prompt (`grove fork`). */
+    fork: ForkOriginSchema.optional(),
   })
   .superRefine((v, ctx) => {
     if ((v.prompt === undefined) === (v.messages === undefined)) {

@@ -3,6 +3,7 @@ import { CheckSpecSchema } from '../airetry/checks';
 import { RetryConfigSchema } from './retry-config';
 import { PromptInputSchema } from './generate';
 import { MessageSchema, UsageSchema } from './messages';
+import { ForkOriginSchema } from '../runs/fork';
 
 /**
  * Input of the ready-made `airetry` workflow: a prompt, the model and its options, the retry
@@ -22,6 +23,8 @@ export const AiretryInputSchema = PromptInputSchema.extend({
   seed: z.number().int().optional(),
   /** Fail the run with `GroveRetryBudgetExhausted` when a check is still failing at the end of the budget. */
   throwOnBudget: z.boolean().optional(),
+  /** Continue another run's sample tree from one of its samples instead of sampling the prompt afresh (`grove fork`). */
+  fork: ForkOriginSchema.optional(),
 })
   .strict()
   .superRefine((v, ctx) => {

@@ -10,6 +10,7 @@ import { LlmSettingsSchema } from '../../core/schemas/llm-settings';
 import { NON_RETRYABLE_EVALUATOR_FAILURES } from '../../activities/evaluators/evaluator-failures';
 import { ToolFailure } from '../../activities/tools/tool-errors';
 import { activityOptions } from './activity-options';
+import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
 
 type StoreActivities = ReturnType<typeof createStoreActivities>;
@@ -39,13 +40,16 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
   const store = proxyActivities<StoreActivities>({ ...llmOptions, startToCloseTimeout: 60_000 });
 
   return {
-    describeTools: (names) => tools.groveDescribeTools.executeWithOptions({ ...toolOptions, summary: `describe tools: ${names.join(', ')}` }, [{ names }]),
-    activeTools: (input, summary) => tools.groveActiveTools.executeWithOptions({ ...toolOptions, summary }, [input]),
-    chat: (input, summary) => models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)]),
-    runTool: (input, summary) => tools.groveRunTool.executeWithOptions({ ...toolOptions, summary }, [runLedger().keyed('groveRunTool', input, llm.reuse)]),
+    describeTools: (names) =>
+      afterResult(tools.groveDescribeTools.executeWithOptions({ ...toolOptions, summary: `describe tools: ${names.join(', ')}` }, [{ names }])),
+    activeTools: (input, summary) => afterResult(tools.groveActiveTools.executeWithOptions({ ...toolOptions, summary }, [input])),
+    chat: (input, summary) => afterResult(models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)])),
+    runTool: (input, summary) =>
+      afterResult(tools.groveRunTool.executeWithOptions({ ...toolOptions, summary }, [runLedger().keyed('groveRunTool', input, llm.reuse)])),
     evaluate: (input, summary) =>
-      evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [runLedger().keyed('groveEvaluate', input, llm.reuse)]),
-    resolvePath: (path) => store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }]),
+      afterResult(evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [runLedger().keyed('groveEvaluate', input, llm.reuse)])),
+    resolvePath: (path) =>
+      afterResult(store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }])),
     nowMs: () => Date.now(),
     log: () => {},
   };
