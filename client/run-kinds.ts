@@ -22,6 +22,10 @@ const oneLine = (text: string, max = 80) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+/** `fork of agent-1a2b at n7 — ` for a fork's summary. */
+const forkOf = (input: { fork?: { parent: { workflowId: string }; nodeId: number } }) =>
+  input.fork ? `fork of ${input.fork.parent.workflowId} at n${input.fork.nodeId} — ` : '';
+
 export const RUN_KINDS = {
   generate: {
     workflowType: 'generate',
@@ -32,12 +36,12 @@ export const RUN_KINDS = {
     workflowType: 'airetry',
     schema: AiretryInputSchema,
     summary: (input) =>
-      `airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+      `${forkOf(input)}airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AiretryInputSchema, AiretryResult>,
   agent: {
     workflowType: 'agent',
     schema: AgentInputSchema,
-    summary: (input) => `agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+    summary: (input) => `${forkOf(input)}agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AgentInputSchema, AgentResult>,
 };
 

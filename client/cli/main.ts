@@ -4,6 +4,11 @@ import { GroveInputError } from '../../core/schemas/parse-input';
 import { TemporalCliNotFoundError } from '../temporal-server/cli-binary';
 import { DEMO_HELP, demoCommand } from './commands/demo';
 import { DEV_HELP, devCommand } from './commands/dev';
+import { FORK_HELP, forkCommand } from './commands/fork';
+import { LIST_HELP, listCommand } from './commands/list';
+import { REPLAY_HELP, replayCommand } from './commands/replay';
+import { RESULT_HELP, resultCommand } from './commands/result';
+import { RESUME_HELP, resumeCommand } from './commands/resume';
 import { CANCEL_HELP, cancelCommand, PROGRESS_HELP, progressCommand, SHOW_HELP, showCommand, TREE_HELP, treeCommand } from './commands/inspect';
 import { MODEL_SERVER_HELP, modelServerCommand } from './commands/model-server';
 import { PROVISION_HELP, provisionCommand } from './commands/provision';
@@ -18,14 +23,19 @@ import { UsageError } from './usage-error';
 type Io = { out: (line: string) => void };
 
 /** Every command, in the order `grove help` lists them. */
-const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => Promise<void> }> = {
+const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => Promise<void | number> }> = {
   demo: { help: DEMO_HELP, run: demoCommand },
   dev: { help: DEV_HELP, run: devCommand },
   run: { help: RUN_HELP, run: runCommand },
+  result: { help: RESULT_HELP, run: resultCommand },
+  list: { help: LIST_HELP, run: listCommand },
   tree: { help: TREE_HELP, run: treeCommand },
   show: { help: SHOW_HELP, run: showCommand },
   progress: { help: PROGRESS_HELP, run: progressCommand },
   cancel: { help: CANCEL_HELP, run: cancelCommand },
+  resume: { help: RESUME_HELP, run: resumeCommand },
+  fork: { help: FORK_HELP, run: forkCommand },
+  replay: { help: REPLAY_HELP, run: replayCommand },
   schema: { help: SCHEMA_HELP, run: schemaCommand },
   store: { help: STORE_HELP, run: storeCommand },
   worker: { help: WORKER_HELP, run: (args) => workerCommand(args) },
@@ -40,7 +50,8 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * The `grove` command line. Every failure is one line on stderr: usage mistakes exit 2,
- * anything else exits 1.
+ * anything else exits 1; a command may return its own exit code (`grove run` / `result`: 3 for
+ * a run that finished without a solution).
  */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -51,8 +62,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const entry = COMMANDS[command];
     if (!entry) throw new UsageError(`unknown command "${command}" (commands: ${Object.keys(COMMANDS).join(', ')}, help)`);
-    await entry.run(args, { out });
-    return 0;
+    return (await entry.run(args, { out })) ?? 0;
   } catch (err) {
     const usage = err instanceof UsageError || err instanceof GroveInputError;
     const known = usage || err instanceof LlmConfigError || err instanceof TemporalCliNotFoundError || err instanceof StoreUnavailableError || err instanceof StoreConfigError;

@@ -1,15 +1,18 @@
 import { messageText, type Message } from '../../../core/schemas/messages';
 import { GroveClient } from '../../grove-client';
+import { describeRunState } from '../../runs/run-state';
 import { parseCommandArgs, UsageError } from '../usage-error';
 
 export const TREE_HELP = `grove tree WORKFLOW_ID [--answers] [--json]
-  Prints the tree of a running or finished airetry run (the seeds' print_samples shape; --answers
-  adds each sample's answer) or search agent (one line per step).`;
+  Prints the tree of an airetry run (the seeds' print_samples shape; --answers adds each sample's
+  answer) or a search agent (one line per step), running or ended; a run that failed or was
+  cancelled first says so ("failed after 15 model calls: ...").`;
 export const SHOW_HELP = `grove show WORKFLOW_ID [--json]
-  Prints the winning conversation of a running or finished run.`;
+  Prints the winning conversation of a running or finished run, or how it ended when it did not
+  finish ("failed: <reason>", "cancelled after 12 model calls").`;
 
 export const PROGRESS_HELP = `grove progress WORKFLOW_ID
-  Prints the live counters of a running run (JSON).`;
+  Prints the live counters of a running run, or the final status and counters of an ended one (JSON).`;
 export const CANCEL_HELP = `grove cancel WORKFLOW_ID
   Cancels a run: in-flight model calls are aborted and the run ends as cancelled.`;
 
@@ -42,8 +45,15 @@ export async function treeCommand(args: string[], io: { out: (line: string) => v
   if (!workflowId) throw new UsageError('tree: WORKFLOW_ID is required');
   const grove = await GroveClient.connect();
   try {
-    const { tree, text, status, kind } = await grove.tree(workflowId, { answers: values.answers });
-    io.out(values.json ? JSON.stringify({ status, kind, tree }) : text);
+    const view = await grove.tree(workflowId, { answers: values.answers });
+    if (values.json) {
+      io.out(JSON.stringify({ workflowId, status: view.state.status, kind: view.kind, tree: view.tree, ...(view.note ? { note: view.note } : {}) }));
+      return;
+    }
+    const ended = view.state.status !== 'running' && view.state.temporalStatus !== 'COMPLETED';
+    if (ended) io.out(`${workflowId} ${describeRunState(view.state)}`);
+    if (view.note) io.out(view.note);
+    if (view.text !== undefined) io.out(view.text);
   } finally {
     await grove.close();
   }
@@ -55,9 +65,10 @@ export async function showCommand(args: string[], io: { out: (line: string) => v
   if (!workflowId) throw new UsageError('show: WORKFLOW_ID is required');
   const grove = await GroveClient.connect();
   try {
-    const { conversation } = await grove.conversation(workflowId);
-    if (values.json) io.out(JSON.stringify(conversation));
-    else for (const message of conversation) io.out(formatMessage(message));
+    const { conversation, state, note } = await grove.conversation(workflowId);
+    if (values.json) io.out(JSON.stringify(conversation ?? { workflowId, status: state.status, note }));
+    else if (conversation) for (const message of conversation) io.out(formatMessage(message));
+    else io.out(note ?? `${workflowId} ${describeRunState(state)}`);
   } finally {
     await grove.close();
   }

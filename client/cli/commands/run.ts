@@ -5,13 +5,16 @@ import { runUrl } from '../../local/ensure-temporal';
 import { RUN_KINDS, type RunKindName } from '../../run-kinds';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 import { warnIfNoWorker } from '../worker-check';
+import { printOutcome } from './print-outcome';
 
 export const RUN_HELP = `grove run generate --prompt TEXT [--system TEXT] [--model NAME] [--temperature T] [common options]
 grove run airetry --input FILE.json [common options]
 grove run agent --input FILE.json [common options]
   Starts a run on the Temporal server (TEMPORAL_ADDRESS, or the local dev server), waits and prints
   the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
-  The input is checked before anything starts; a bad field is named and no run is created.`;
+  The input is checked before anything starts; a bad field is named and no run is created.
+  Exit code: 0 when the run succeeded (an answer / all checks passed / a solution), 3 when it
+  finished without one, 1 when it failed (--json prints JSON then too), 2 for a usage mistake.`;
 
 const COMMON = {
   input: { type: 'string' },
@@ -21,7 +24,7 @@ const COMMON = {
 } as const;
 
 /** `grove run <kind> ...` */
-export async function runCommand(args: string[], io: { out: (line: string) => void; uiUrl?: string }): Promise<void> {
+export async function runCommand(args: string[], io: { out: (line: string) => void; uiUrl?: string }): Promise<number> {
   const [kind, ...rest] = args;
   if (!kind || !(kind in RUN_KINDS)) {
     throw new UsageError(`run: unknown run kind "${kind ?? ''}" (available: ${Object.keys(RUN_KINDS).join(', ')})`);
@@ -42,31 +45,10 @@ export async function runCommand(args: string[], io: { out: (line: string) => vo
     const link = runUrl(io.uiUrl ?? process.env.GROVE_UI_URL ?? 'http://127.0.0.1:8233', grove.temporal.options.namespace, handle.workflowId);
     if (values['no-wait']) {
       io.out(values.json ? JSON.stringify({ workflowId: handle.workflowId }) : `started ${handle.workflowId}${link ? `  ${link}` : ''}`);
-      return;
+      return 0;
     }
     await warnIfNoWorker(grove, (line) => process.stderr.write(`${line}\n`));
-    const result = await handle.result();
-    if (values.json) {
-      io.out(JSON.stringify({ workflowId: handle.workflowId, ...result }));
-      return;
-    }
-    if (kind === 'agent') {
-      io.out(result.answer ?? '(no answer)');
-      io.out(
-        `\n${result.isSolution ? 'solved' : 'not solved'}: score ${result.score.toFixed(2)}, ${result.stop.kind} (${result.stop.message}); ` +
-          `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.nodes} nodes`,
-      );
-      io.out(result.treeText);
-      io.out(`workflow: ${handle.workflowId}${link ? `  ${link}` : ''}`);
-      return;
-    }
-    const output = result.output;
-    io.out(output === undefined || output === null ? '(no output)' : typeof output === 'string' ? output : JSON.stringify(output));
-    if (kind === 'airetry') {
-      io.out(`\n${result.success ? 'all checks passed' : 'not all checks passed'} (${result.calls} samples, ${result.retries} retries)`);
-      io.out(result.treeText);
-    }
-    io.out(`workflow: ${handle.workflowId}${link ? `  ${link}` : ''}`);
+    return printOutcome(await grove.outcome(handle.workflowId), io, { json: values.json, link });
   } finally {
     await grove.close();
   }
