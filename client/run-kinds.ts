@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { AgentInputSchema } from '../core/agents/agent-options';
-import type { AgentResult } from '../core/agents/agent-result';
-import { AiretryInputSchema, type AiretryResult } from '../core/schemas/airetry-input';
-import { GenerateInputSchema, type GenerateResult } from '../core/schemas/generate';
+import { AgentResultSchema, type AgentResult } from '../core/agents/agent-result';
+import { AiretryInputSchema, AiretryResultSchema, type AiretryResult } from '../core/schemas/airetry-input';
+import { GenerateInputSchema, GenerateResultSchema, type GenerateResult } from '../core/schemas/generate';
 
 /**
  * The ready-made workflows a client can start by name, each with its input schema (checked
@@ -11,6 +11,8 @@ import { GenerateInputSchema, type GenerateResult } from '../core/schemas/genera
 export interface RunKind<S extends z.ZodType = z.ZodType, R = unknown> {
   workflowType: string;
   schema: S;
+  /** The published shape of the result (docs/schemas/<kind>.result.json). */
+  resultSchema: z.ZodType;
   /** One line shown as the run's summary in the UI. */
   summary(input: z.output<S>): string;
   /** @internal type carrier for the result */
@@ -30,17 +32,20 @@ export const RUN_KINDS = {
   generate: {
     workflowType: 'generate',
     schema: GenerateInputSchema,
+    resultSchema: GenerateResultSchema,
     summary: (input) => `generate: ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`)}`,
   } satisfies RunKind<typeof GenerateInputSchema, GenerateResult>,
   airetry: {
     workflowType: 'airetry',
     schema: AiretryInputSchema,
+    resultSchema: AiretryResultSchema,
     summary: (input) =>
       `${forkOf(input)}airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AiretryInputSchema, AiretryResult>,
   agent: {
     workflowType: 'agent',
     schema: AgentInputSchema,
+    resultSchema: AgentResultSchema,
     summary: (input) => `${forkOf(input)}agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AgentInputSchema, AgentResult>,
 };
