@@ -4,13 +4,14 @@ import { describeReplay, replayAll, replayHistory, replayRun, type ReplayReport 
 import { GroveClient } from '../../grove-client';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 
-export const REPLAY_HELP = `grove replay WORKFLOW_ID [--run-id R] [--history FILE] [--workflows FILE] [--json]
-grove replay --all [--query Q] [--limit N] [--workflows FILE] [--json]
+export const REPLAY_HELP = `grove replay WORKFLOW_ID [--run-id R] [--history FILE] [--workflows FILE | --bundle FILE] [--json]
+grove replay --all [--query Q] [--limit N] [--workflows FILE | --bundle FILE] [--json]
   Replays a run's history (fetched from the server, or an exported FILE: \`temporal workflow show
   --output json\` or the UI's export) against the current workflow code and says whether the code
   still makes the same decisions; if not, the first event that differs and what the code did
   instead. --all checks every closed grove run a visibility query matches: the check to run
-  before deploying a workflow change. --workflows: your workers' workflows file (default grove's).
+  before deploying a workflow change. --workflows: your workers' workflows file (default grove's,
+  bundled on the spot); --bundle: a workflow bundle your workers run (bundleWorkflowCode output).
   Exit code: 0 when every replay matches, 1 when one diverges.`;
 
 /** `grove replay` */
@@ -22,6 +23,7 @@ export async function replayCommand(args: string[], io: { out: (line: string) =>
       'run-id': { type: 'string' },
       history: { type: 'string' },
       workflows: { type: 'string' },
+      bundle: { type: 'string' },
       all: { type: 'boolean' },
       query: { type: 'string' },
       limit: { type: 'string' },
@@ -34,7 +36,8 @@ export async function replayCommand(args: string[], io: { out: (line: string) =>
   if (!values.all && !workflowId && !values.history) throw new UsageError('replay: WORKFLOW_ID, --history FILE or --all is required');
   const limit = numberOption('replay', 'limit', values.limit);
   quietRuntime();
-  const opts = { workflowsPath: values.workflows };
+  if (values.workflows && values.bundle) throw new UsageError('replay: give --workflows or --bundle, not both');
+  const opts = { workflowsPath: values.workflows, workflowBundle: values.bundle ? { codePath: values.bundle } : undefined };
   let reports: ReplayReport[];
   if (values.history && !values.all) {
     reports = [await replayHistory(readHistory(values.history), { ...opts, workflowId: workflowId ?? values.history })];
