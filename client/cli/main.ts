@@ -23,7 +23,7 @@ import { UsageError } from './usage-error';
 type Io = { out: (line: string) => void };
 
 /** Every command, in the order `grove help` lists them. */
-const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => Promise<void | number> }> = {
+const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => Promise<unknown> }> = {
   demo: { help: DEMO_HELP, run: demoCommand },
   dev: { help: DEV_HELP, run: devCommand },
   run: { help: RUN_HELP, run: runCommand },
@@ -62,7 +62,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     const entry = COMMANDS[command];
     if (!entry) throw new UsageError(`unknown command "${command}" (commands: ${Object.keys(COMMANDS).join(', ')}, help)`);
-    return (await entry.run(args, { out })) ?? 0;
+    const code = await entry.run(args, { out });
+    return typeof code === 'number' ? code : 0;
   } catch (err) {
     const usage = err instanceof UsageError || err instanceof GroveInputError;
     const known = usage || err instanceof LlmConfigError || err instanceof TemporalCliNotFoundError || err instanceof StoreUnavailableError || err instanceof StoreConfigError;
