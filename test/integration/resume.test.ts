@@ -1,3 +1,4 @@
+import { replayRun } from '../../client/replay/replay';
 import { AgentResultSchema } from '../../core/agents/agent-result';
 import { AiretryResultSchema } from '../../core/schemas/airetry-input';
 import { quickstartInput } from '../support/in-process-agent';
@@ -52,6 +53,9 @@ test.each([
     expect(paidTwice(workflowId)).toEqual([]);
     const state = await grove.state(workflowId);
     expect(state).toMatchObject({ status: 'succeeded', groveStatus: 'succeeded' });
+    // The resumed run's history replays as it ran (a replayer runs it under its original run id).
+    const replay = await replayRun(suite.env.client, workflowId, { workflowBundle: { codePath: suite.env.bundlePath } });
+    expect(replay).toMatchObject({ ok: true });
     process.stderr.write(`resume ${kind}: ${paidBeforeResume} calls paid before the failure, ${completedOf(workflowId).length - paidBeforeResume} after the resume; a full rerun pays ${baselineCalls}\n`);
   });
 }, 120_000);
@@ -94,6 +98,7 @@ test('a cancelled search resumes where it was cancelled, with a bigger budget', 
     const done = await grove.outcome(workflowId);
     expect((done.result as { tree: unknown }).tree).toEqual(baseline.tree);
     expect(paidTwice(workflowId)).toEqual([]);
+    expect(await replayRun(suite.env.client, workflowId, { workflowBundle: { codePath: suite.env.bundlePath } })).toMatchObject({ ok: true });
   });
 });
 

@@ -26,8 +26,9 @@ export function onResume(listener: Listener): void {
 
 /**
  * The resume point: called at the start of a run and after every activity or timer it awaits,
- * i.e. before each decision. In a run that was never reset it returns at once without a
- * command (so runs and recorded histories are unchanged). In a run created by a reset
+ * i.e. before each decision. In a run that was never reset it returns without a command (so
+ * runs and recorded histories are unchanged; replaying, it asks `patched()`, which finds no
+ * marker). In a run created by a reset
  * (`grove resume`), the first call made after the reset — the first live decision, whatever
  * activity or timer it follows — records a patch marker (`grove-resume-<n>`) and reads the
  * resume's changed settings through the `groveResumeOverrides` activity, then hands them to the
@@ -46,7 +47,10 @@ export function onResume(listener: Listener): void {
 export function resumePoint(): Promise<void> | undefined {
   if (reading) return reading;
   const info = workflowInfo();
-  if (info.runId === info.originalExecutionRunId || resumedRunId === info.runId) return undefined;
+  // Live, only a run created by a reset resumes (a reset changes the run id, not the original one),
+  // and only once. Replaying, the history decides: a replayer runs every history under its
+  // original run id, and the marker is where the resume happened.
+  if (!info.unsafe.isReplaying && (info.runId === info.originalExecutionRunId || resumedRunId === info.runId)) return undefined;
   if (!patched(`grove-resume-${resumes + 1}`)) return undefined;
   resumes += 1;
   activities ??= proxyActivities<ResumeActivities>({
