@@ -45,6 +45,7 @@ export function reportRun(update: { kind?: string; status?: RunStatus; calls?: n
 export function failRun(err: unknown, final: FinalCounters = {}): never {
   if (err instanceof ContinueAsNew) throw err;
   if (isCancellation(err)) {
+    // Upserting search attributes is a command, not an await: a cancelled scope cannot stop it.
     if (patched(ENDINGS_PATCH)) reportRun({ status: 'cancelled', ...final });
     throw err;
   }
