@@ -27,10 +27,3 @@ export async function withHeartbeats<T>(intervalMs: number, details: unknown, wo
     clearInterval(timer);
   }
 }
-
-/** `<workflowId>/<runId>/<activityId>`: the same across retries of one activity attempt chain, unique otherwise. */
-export function activityKey(): string | undefined {
-  const info = activityContext()?.info;
-  const execution = info?.workflowExecution;
-  return info && execution ? `${execution.workflowId}/${execution.runId}/${info.activityId}` : undefined;
-}

@@ -45,3 +45,22 @@ export function recordKey(kind: string, input: { callKey?: string }): string | u
   }
   return `${execution.workflowId}/${execution.runId}/${info.activityId}#${contentRef(input)}`;
 }
+
+/**
+ * What a model endpoint sees as `x-grove-call-key`: the call's ledger key under its workflow id
+ * (`<workflowId>/g0/<request ref>/<k>`) when the workflow keyed it — the same for every run that
+ * re-makes this exact call (a retry, a reset, a resume), so a provider's log (or grove's scripted
+ * model server) tells a call paid twice from a new one — else the activity's identity
+ * `<workflowId>/<runId>/<activityId>`.
+ *
+ * @example
+ * headers: { 'x-grove-call-key': requestKey('llmChat', input) }
+ */
+export function requestKey(kind: string, input: { callKey?: string }): string | undefined {
+  const info = activityContext()?.info;
+  const execution = info?.workflowExecution;
+  if (!info || !execution) return undefined;
+  const ledgerKey = input.callKey;
+  if (ledgerKey && refOfCallKey(ledgerKey) === logicalRef(kind, input)) return `${execution.workflowId}/${ledgerKey}`;
+  return `${execution.workflowId}/${execution.runId}/${info.activityId}`;
+}

@@ -4,6 +4,7 @@ import { createLlmActivities } from './llm/chat';
 import { createPolicyActivities, loadPolicy } from './policy/load-policy';
 import type { OperatorPolicy } from '../core/policy/operator-policy';
 import type { LlmConfig } from './llm/llm-config';
+import { createResumeActivities } from './runs/resume-activities';
 import type { MessageStore } from './store/message-store';
 import { createStoreActivities } from './store/store-activities';
 import { createToolActivities, type AnyToolDefinition } from './tools';
@@ -20,7 +21,7 @@ export interface GroveActivityDeps {
 }
 
 /**
- * Every activity grove's workflows call: model calls, the store, tools and evaluators. A
+ * Every activity grove's workflows call: model calls, the store, tools and evaluators, and what a resumed run reads at its resume point. A
  * worker registers them; in-process runs call them as plain functions.
  *
  * @example
@@ -30,6 +31,7 @@ export function createGroveActivities(deps: GroveActivityDeps) {
   return {
     ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client }),
     ...createStoreActivities(deps.store),
+    ...createResumeActivities(),
     ...createToolActivities({ tools: deps.tools ?? [], store: deps.store }),
     ...createEvaluatorActivities({ evaluators: deps.evaluators ?? [], llm: deps.llm, store: deps.store, client: deps.client }),
     ...createPolicyActivities(deps.policy ?? loadPolicy()),

@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historySize } from './benchmarks/history-size';
+import { runOps } from './benchmarks/run-ops';
 import { overhead } from './benchmarks/overhead';
 import { crashRecovery } from './benchmarks/crash-recovery';
 import { scale } from './benchmarks/scale';
@@ -18,7 +19,7 @@ import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, scale, searchQuality, selectTree, ui, steering];
+const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

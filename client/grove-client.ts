@@ -11,11 +11,26 @@ import { formatCallTree } from '../core/airetry/format-call-tree';
 import { GroveKind, GroveStatus } from '../workflows/search-attributes';
 import { formatSessionTree } from '../core/session/format-session';
 import type { SessionTreeView } from '../core/session/message-tree';
+import { prepareFork, type ForkRunOptions } from './runs/fork';
+import { listRuns, type ListRunsOptions } from './runs/list-runs';
+import { resumeRun, type ResumeOptions, type Resumed } from './runs/resume';
+import { runOutcome, type RunOutcome } from './runs/run-outcome';
+import { describeRunState, runState, type RunState } from './runs/run-state';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
 import { GroveSession, Steering, type SessionOpenOptions } from './steering-client';
 import { connectClient } from './temporal-server/connect';
 import { runUrl, temporalSettings, type TemporalConnectionSettings } from './temporal-server/connection-options';
 import { ensureSearchAttributes } from './temporal-server/search-attributes';
+
+/** A run's tree as `GroveClient.tree` returns it. */
+export interface TreeView {
+  state: RunState;
+  kind: 'airetry' | 'agent' | 'session';
+  tree?: unknown;
+  text?: string;
+  /** Why there is no tree to show (a run kind without one, no worker to answer for a closed run). */
+  note?: string;
+}
 
 export interface StartOptions {
   /** Defaults to `<kind>-<random>`; reuse an id to make a start idempotent. */
@@ -99,57 +114,105 @@ export class GroveClient {
     return { ...result, workflowId: handle.workflowId };
   }
 
+  /** How a run stands: its status (Temporal's execution status wins, see `RunState`), counters, and why it ended. */
+  state(workflowId: string): Promise<RunState> {
+    return runState(this.temporal, workflowId);
+  }
+
+  /** Runs from Temporal's visibility store, newest first (`grove list`). */
+  list(opts: ListRunsOptions = {}): Promise<RunState[]> {
+    return listRuns(this.temporal, opts);
+  }
+
+  /** Waits for a run to end: its result, whether it succeeded, and grove's exit code for it (`grove result`). */
+  outcome(workflowId: string): Promise<RunOutcome> {
+    return runOutcome(this.temporal, workflowId);
+  }
+
   /**
-   * The tree of a run, running or finished, as JSON and as text (the seeds' `print_samples`
-   * shape for airetry runs, one line per step for search agents; `answers` adds each airetry
-   * sample's answer). Finished runs are read from their result (no worker needed); running ones
-   * by query (a worker must be up).
+   * Continues a failed, cancelled, terminated or timed-out run from just before its first failed
+   * step, keeping every result that succeeded (`grove resume`); `overrides` change the model or
+   * budget of what it does from then on.
    */
-  async tree(workflowId: string, opts: { answers?: boolean } = {}): Promise<{ status: string; kind: 'airetry' | 'agent' | 'session'; tree?: unknown; text: string }> {
+  resume(workflowId: string, opts: ResumeOptions = {}): Promise<Resumed> {
+    return resumeRun(this.temporal, workflowId, opts);
+  }
+
+  /**
+   * Starts a new run that continues the tree of `workflowId` from node `opts.nodeId` (`grove
+   * fork`): the path to the node — every result paid for on it — is carried, not paid again.
+   *
+   * @example
+   * const handle = await grove.fork('agent-1a2b', { nodeId: 7, overrides: { budget: { maxCalls: 30 } } });
+   */
+  async fork(workflowId: string, opts: ForkRunOptions & { taskQueue?: string }): Promise<WorkflowHandle> {
+    const prepared = await prepareFork(this.temporal, workflowId, opts);
+    return this.start(prepared.kind, prepared.input as never, { workflowId: prepared.workflowId, taskQueue: opts.taskQueue });
+  }
+
+  /**
+   * The tree of a run as JSON and as text (the seeds' `print_samples` shape for airetry runs, one
+   * line per step for search agents; `answers` adds each airetry sample's answer), with the run's
+   * state. A completed run's tree is read from its result (no worker needed); any other run's by
+   * query, which a worker must answer — for a run that failed or was cancelled that means a worker
+   * serving its task queue (`note` says so when none does). A run kind without a tree
+   * (`generate`) has `note` instead.
+   */
+  async tree(workflowId: string, opts: { answers?: boolean } = {}): Promise<TreeView> {
     const handle = this.handle(workflowId);
-    const description = await handle.describe();
-    const status = description.status.name;
-    const groveKind = String(description.searchAttributes.GroveKind?.[0] ?? '');
-    if (groveKind === 'session') {
-      const tree = status === 'COMPLETED' ? ((await handle.result()) as { tree: SessionTreeView }).tree : await handle.query<SessionTreeView>('tree');
-      return { status, kind: 'session', tree, text: formatSessionTree(tree) };
+    const state = await this.state(workflowId);
+    if (state.kind === 'session') {
+      const tree = state.temporalStatus === 'COMPLETED' ? ((await handle.result()) as { tree: SessionTreeView }).tree : await handle.query<SessionTreeView>('tree');
+      return { state, kind: 'session', tree, text: formatSessionTree(tree) };
     }
-    const kind = groveKind.startsWith('agent') ? 'agent' : 'airetry';
-    if (status === 'COMPLETED') {
+    const kind = state.kind.startsWith('agent') ? 'agent' : 'airetry';
+    if (state.workflowType === 'generate') {
+      return { state, kind, note: `${workflowId} is a generate run: it has no tree (\`grove show ${workflowId}\` prints its answer)` };
+    }
+    if (state.temporalStatus === 'COMPLETED') {
       const result = (await handle.result()) as { tree?: unknown; treeText?: string; activeSampleId?: number };
-      if (result.treeText === undefined) throw new Error(`run ${workflowId} has no tree (it is a ${description.type} run)`);
-      if (kind === 'agent' || result.tree === undefined) return { status, kind, tree: result.tree, text: result.treeText };
+      if (result.treeText === undefined) return { state, kind, note: `${workflowId} is a ${state.workflowType} run: its result has no tree` };
+      if (kind === 'agent' || result.tree === undefined) return { state, kind, tree: result.tree, text: result.treeText };
       const tree = SampleTree.fromJSON<ConversationDelta>(result.tree);
-      return { status, kind, tree: result.tree, text: formatCallTree(tree, { activeSampleId: result.activeSampleId, answers: opts.answers }) };
+      return { state, kind, tree: result.tree, text: formatCallTree(tree, { activeSampleId: result.activeSampleId, answers: opts.answers }) };
+    }
+    if (state.status !== 'running' && !(await this.hasWorker(state.taskQueue))) {
+      return { state, kind, note: `its tree is shown while a worker serves task queue "${state.taskQueue}" (a query on a closed run replays its history on a worker)` };
     }
     const [tree, text] = await Promise.all([handle.query<unknown>('tree'), handle.query<string, [{ answers?: boolean }]>('treeText', { answers: opts.answers })]);
-    return { status, kind, tree, text };
+    return { state, kind, tree, text };
   }
 
   /**
    * The winning conversation of a run: the active sample's (airetry, running or finished) or the
-   * best trajectory (a finished search; a running search keeps its messages in the store).
+   * best trajectory (a finished search; a running search keeps its messages in the store). A run
+   * that did not complete has `note` (what happened to it) instead.
    */
-  async conversation(workflowId: string): Promise<{ conversation: Message[]; status: string }> {
+  async conversation(workflowId: string): Promise<{ conversation?: Message[]; state: RunState; note?: string }> {
     const handle = this.handle(workflowId);
-    const { status } = await handle.describe();
-    if (status.name === 'COMPLETED') {
+    const state = await this.state(workflowId);
+    if (state.temporalStatus === 'COMPLETED') {
       const result = (await handle.result()) as { conversation?: Message[]; messages?: Message[] };
-      return { conversation: result.conversation ?? result.messages ?? [], status: status.name };
+      return { conversation: result.conversation ?? result.messages ?? [], state };
     }
-    try {
-      return { conversation: await handle.query<Message[]>('conversation'), status: status.name };
-    } catch (err) {
-      if (/conversation/.test((err as Error).message)) {
-        throw new Error(`run ${workflowId} is still searching: its best trajectory is returned when it finishes (\`grove tree\` shows its progress)`);
-      }
-      throw err;
+    if (state.status !== 'running') return { state, note: `${workflowId} ${describeRunState(state)}` };
+    if (state.kind.startsWith('agent')) {
+      return { state, note: `${workflowId} is still searching (${describeRunState(state)}): its best trajectory is returned when it finishes (\`grove tree\` shows its progress)` };
     }
+    return { conversation: await handle.query<Message[]>('conversation'), state };
   }
 
-  /** Live counters of a running run (samples, retries, nodes, model calls, tokens...), by query. */
-  progress(workflowId: string): Promise<Record<string, unknown>> {
-    return this.handle(workflowId).query<Record<string, unknown>>('progress');
+  /**
+   * Counters of a run: live by query while it runs (samples, retries, nodes, model calls,
+   * tokens...), else its final status and counters as recorded.
+   */
+  async progress(workflowId: string): Promise<Record<string, unknown>> {
+    const state = await this.state(workflowId);
+    if (state.workflowType === 'generate') {
+      return { workflowId, status: state.status, summary: `${workflowId} is a generate run (one model call): ${describeRunState(state)}` };
+    }
+    if (state.status === 'running') return this.handle(workflowId).query<Record<string, unknown>>('progress');
+    return { workflowId, status: state.status, summary: describeRunState(state), calls: state.calls, tokens: state.tokens, bestScore: state.bestScore };
   }
 
   /**
@@ -183,6 +246,20 @@ export class GroveClient {
    */
   steer(by?: string): Steering {
     return new Steering(this.temporal, by);
+  }
+
+  /** Whether a worker polls `taskQueue` (default this client's) for workflow tasks; true when it cannot tell. */
+  async hasWorker(taskQueue = this.taskQueue): Promise<boolean> {
+    try {
+      const response = await this.temporal.workflowService.describeTaskQueue({
+        namespace: this.temporal.options.namespace,
+        taskQueue: { name: taskQueue },
+        taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
+      });
+      return (response.pollers ?? []).length > 0;
+    } catch {
+      return true; // describing a task queue is a convenience: never fail over it
+    }
   }
 
   handle(workflowId: string): WorkflowHandle {

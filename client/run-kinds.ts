@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { AgentInputSchema } from '../core/agents/agent-options';
-import type { AgentResult } from '../core/agents/agent-result';
-import { AiretryInputSchema, type AiretryResult } from '../core/schemas/airetry-input';
-import { GenerateInputSchema, type GenerateResult } from '../core/schemas/generate';
-import { SessionInputSchema, type SessionResult } from '../core/schemas/session';
+import { AgentResultSchema, type AgentResult } from '../core/agents/agent-result';
+import { AiretryInputSchema, AiretryResultSchema, type AiretryResult } from '../core/schemas/airetry-input';
+import { GenerateInputSchema, GenerateResultSchema, type GenerateResult } from '../core/schemas/generate';
+import { SessionInputSchema, SessionResultSchema, type SessionResult } from '../core/schemas/session';
 
 /**
  * The ready-made workflows a client can start by name, each with its input schema (checked
@@ -12,6 +12,8 @@ import { SessionInputSchema, type SessionResult } from '../core/schemas/session'
 export interface RunKind<S extends z.ZodType = z.ZodType, R = unknown> {
   workflowType: string;
   schema: S;
+  /** The published shape of the result (docs/schemas/<kind>.result.json). */
+  resultSchema: z.ZodType;
   /** One line shown as the run's summary in the UI. */
   summary(input: z.output<S>): string;
   /** @internal type carrier for the result */
@@ -23,26 +25,34 @@ const oneLine = (text: string, max = 80) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+/** `fork of agent-1a2b at n7 — ` for a fork's summary. */
+const forkOf = (input: { fork?: { parent: { workflowId: string }; nodeId: number } }) =>
+  input.fork ? `fork of ${input.fork.parent.workflowId} at n${input.fork.nodeId} — ` : '';
+
 export const RUN_KINDS = {
   generate: {
     workflowType: 'generate',
     schema: GenerateInputSchema,
+    resultSchema: GenerateResultSchema,
     summary: (input) => `generate: ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`)}`,
   } satisfies RunKind<typeof GenerateInputSchema, GenerateResult>,
   airetry: {
     workflowType: 'airetry',
     schema: AiretryInputSchema,
+    resultSchema: AiretryResultSchema,
     summary: (input) =>
-      `airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+      `${forkOf(input)}airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AiretryInputSchema, AiretryResult>,
   agent: {
     workflowType: 'agent',
     schema: AgentInputSchema,
-    summary: (input) => `agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+    resultSchema: AgentResultSchema,
+    summary: (input) => `${forkOf(input)}agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AgentInputSchema, AgentResult>,
   session: {
     workflowType: 'session',
     schema: SessionInputSchema,
+    resultSchema: SessionResultSchema,
     summary: (input) =>
       `session${input.tools.length ? ` (${input.tools.join(', ')})` : ''}: ${oneLine(input.system ?? (input.messages?.length ? `${input.messages.length} messages` : 'conversation'), 60)}`,
   } satisfies RunKind<typeof SessionInputSchema, SessionResult>,

@@ -132,13 +132,13 @@ export function firstStop(conditions: StopCondition[], usage: BudgetUsage): Stop
 /** A budget as JSON input; every field optional, unknown fields rejected by name. */
 export const BudgetSpecSchema = z
   .object({
-    maxCalls: z.number().int().positive().optional(),
+    maxCalls: z.number().int().positive().optional().describe('Model calls the run may make (candidates, LLM evaluations, reflections).'),
     /** 0 is allowed: a single attempt, no retries. */
-    maxRetries: z.number().int().nonnegative().optional(),
-    maxTokens: z.number().int().positive().optional(),
-    maxCostUsd: z.number().positive().optional(),
-    maxWallMs: z.number().positive().optional(),
-    scoreAtLeast: z.number().positive().max(1).optional(),
+    maxRetries: z.number().int().nonnegative().optional().describe('Retries the run may make (0: a single attempt).'),
+    maxTokens: z.number().int().positive().optional().describe('Prompt plus completion tokens the run may spend.'),
+    maxCostUsd: z.number().positive().optional().describe('Dollars the run may spend (needs `pricing`).'),
+    maxWallMs: z.number().positive().optional().describe('Workflow time from the start of the run, in milliseconds.'),
+    scoreAtLeast: z.number().positive().max(1).optional().describe('Stop once a score at least this good is found.'),
   })
   .strict();
 export type BudgetSpec = z.input<typeof BudgetSpecSchema>;
@@ -166,7 +166,10 @@ export function budgetFromSpec(spec: BudgetSpec): StopCondition[] {
 
 /** Prices in US dollars per million tokens. */
 export const PricingSchema = z
-  .object({ inputPerMTokUsd: z.number().nonnegative(), outputPerMTokUsd: z.number().nonnegative() })
+  .object({
+    inputPerMTokUsd: z.number().nonnegative().describe('US dollars per million prompt tokens.'),
+    outputPerMTokUsd: z.number().nonnegative().describe('US dollars per million completion tokens.'),
+  })
   .strict();
 export type Pricing = z.infer<typeof PricingSchema>;
 

@@ -1,5 +1,6 @@
 /**
- * Request counters. WHY call keys: grove sends `x-grove-call-key: <workflowId>/<runId>/<activityId>`;
+ * Request counters. WHY call keys: grove sends `x-grove-call-key: <workflowId>/<ledger key>` (the same
+ * for every attempt of a call and every run that re-makes it: a retry, a reset, a resume);
  * counting requests whose key had ALREADY completed proves (or disproves) that a durable
  * search never pays twice for an LLM call that finished, even across worker crashes.
  */

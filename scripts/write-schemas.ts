@@ -1,11 +1,13 @@
-/** Regenerates docs/schemas/<kind>.input.json from the zod schemas: `npx tsx scripts/write-schemas.ts`. */
+/** Regenerates docs/schemas/<kind>.input.json and <kind>.result.json from the zod schemas: `npx tsx scripts/write-schemas.ts`. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_KINDS, type RunKindName } from '../client/run-kinds';
-import { runInputJsonSchema } from '../client/run-schemas';
+import { runInputJsonSchema, runResultJsonSchema } from '../client/run-schemas';
 
 for (const kind of Object.keys(RUN_KINDS) as RunKindName[]) {
-  const file = join(__dirname, '..', 'docs', 'schemas', `${kind}.input.json`);
-  writeFileSync(file, `${JSON.stringify(runInputJsonSchema(kind), null, 2)}\n`);
-  console.log(`wrote ${file}`);
+  for (const [suffix, schema] of [['input', runInputJsonSchema(kind)], ['result', runResultJsonSchema(kind)]] as const) {
+    const file = join(__dirname, '..', 'docs', 'schemas', `${kind}.${suffix}.json`);
+    writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
+    console.log(`wrote ${file}`);
+  }
 }

@@ -1,12 +1,13 @@
 import { continueAsNew, defineQuery, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import { AgentInputSchema, type AgentInput } from '../core/agents/agent-options';
+import { AgentInputSchema, type AgentInput, type AgentOptions } from '../core/agents/agent-options';
 import { finalAnswer, includeTree, RESULT_TEXT_NODES, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
-import { bestNode } from '../core/agents/best-node';
+import { bestNode, maxScore } from '../core/agents/best-node';
 import { formatSearchTree } from '../core/agents/format-search-tree';
 import { trajectoryInput } from '../core/agents/path-book';
 import { outcome as searchOutcome, runSearch } from '../core/agents/run-search';
 import { SearchContext } from '../core/agents/search-context';
 import { SearchState, type SearchStateJSON } from '../core/agents/search-state';
+import { withOverrides } from '../core/runs/run-overrides';
 import type { SampleTreeJSON } from '../core/schemas/tree';
 import { promptConversation } from '../core/schemas/prompt-conversation';
 import type { HumanAction } from '../core/schemas/steering';
@@ -15,7 +16,8 @@ import { historyIsLong, workflowAgentPort } from './lib/agent-port';
 import { approvalWaiter } from './lib/approvals';
 import { registerApprovals } from './lib/approve-update';
 import { steerSearch } from './lib/steer-search';
-import { failRun, reportRun } from './lib/run-status';
+import { onResume, resumePoint } from './lib/resume-point';
+import { failRun, reportRun, type FinalCounters } from './lib/run-status';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
@@ -32,7 +34,8 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  * backpropagation and termination are this workflow's deterministic code (`core/agents`).
  * When Temporal suggests it, the search continues as new with its tree (refs and stats only).
  * People can steer it while it runs (`rewind`, `feedback`, `stop`, `approve` updates; see
- * `steerSearch`), and every action is logged with who and when.
+ * `steerSearch`), and every action is logged with who and when. With `fork`, it continues
+ * another run's tree from one of its nodes; `grove resume` continues a failed run where it failed.
  *
  * @example
  * await client.workflow.execute('agent', { taskQueue: 'grove', workflowId: 'mult-1', args: [{
@@ -41,11 +44,24 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  * }] });
  */
 export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedActions?: HumanAction[]): Promise<AgentResult> {
-  const input = validateInput(AgentInputSchema, raw, 'agent input');
-  if (!carried) reportRun({ kind: `agent:${input.algorithm}`, status: 'running' });
-  const policy = await enforcePolicy('agent', input).catch(failRun);
+  const validated = validateInput(AgentInputSchema, raw, 'agent input', agentKind(raw));
+  if (!carried) reportRun({ kind: `agent:${validated.algorithm}`, status: 'running' });
+  const policy = await enforcePolicy('agent', validated).catch((err: unknown) => failRun(err));
   // Budgets the input leaves out default to the operator's ceilings: no search is unbounded.
-  const options = policy ? { ...input, budget: boundedBudget(input.budget, policy) } : input;
+  const options: AgentOptions = policy ? { ...validated, budget: boundedBudget(validated.budget, policy) } : validated;
+  let input = raw;
+  let state: SearchState | undefined;
+  const final = (): FinalCounters =>
+    state ? { calls: state.counters.llmCalls, tokens: state.usage.totalTokens, bestScore: maxScore(state.tree) } : {};
+  // A resume (`grove resume --model ... --max-calls ...`) changes the settings of the calls and
+  // decisions still to come, and hands them on through continue-as-new.
+  onResume((overrides) => {
+    input = withOverrides('agent', input, overrides);
+    const next = AgentInputSchema.parse(input);
+    options.model = next.model;
+    options.evaluator = next.evaluator;
+    options.budget = policy ? boundedBudget(next.budget, policy) : next.budget;
+  });
   const port = workflowAgentPort(options);
   let ctx: SearchContext | undefined;
   let showDetails = () => {};
@@ -54,25 +70,28 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
   port.approve = approvalWaiter(book, options.approval, { record: (a) => steering.log.record(a), stopped: steering.stopRequested, changed: () => showDetails() });
   registerApprovals(book, { log: () => steering.log, finished: () => (ctx?.state.stop ? `the search has ended (${ctx.state.stop.kind})` : undefined), changed: () => showDetails() });
   try {
-    let state: SearchState;
+    const resuming = resumePoint();
+    if (resuming) await resuming;
     if (carried) {
       state = SearchState.fromJSON(carried);
       setLedgerGeneration(state.counters.handovers);
     } else {
+      const specs = await port.describeTools(options.tools);
       const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
-      state = SearchState.create(prompt, await port.describeTools(options.tools), Date.now());
+      state = options.fork ? SearchState.fromFork(options.fork, specs, Date.now()) : SearchState.create(prompt, specs, Date.now());
     }
+    const current = state;
     let reported = { step: 0, bestScore: -1 };
     let last = { step: 0, bestScore: 0 };
     showDetails = () => {
       // The UI's "current details": progress, what waits for a person, and the best trajectory so far.
-      const best = bestNode(state.tree).id;
+      const best = bestNode(current.tree).id;
       const pending = book.pending().map((p) => `- waiting for approval: \`${p.callId}\` ${p.tool}(${p.arguments}) at ${p.where}`);
-      const pruned = state.tree.abandonedRoots();
+      const pruned = current.tree.abandonedRoots();
       const notes = [...pending, ...(pruned.length ? [`- abandoned by rewinds (kept in the \`tree\` query): ${pruned.map((id) => `n${id}`).join(', ')}`] : [])];
       setCurrentDetails(
-        `**${options.algorithm}** — step ${last.step}, ${state.tree.size} nodes, ${state.counters.llmCalls} model calls, best score ${last.bestScore.toFixed(2)}\n\n` +
-          `${notes.length ? `${notes.join('\n')}\n\n` : ''}\`\`\`\n${formatSearchTree(state.tree, { bestId: best, maxNodes: 40 })}\n\`\`\``,
+        `**${options.algorithm}** — step ${last.step}, ${current.tree.size} nodes, ${current.counters.llmCalls} model calls, best score ${last.bestScore.toFixed(2)}\n\n` +
+          `${notes.length ? `${notes.join('\n')}\n\n` : ''}\`\`\`\n${formatSearchTree(current.tree, { bestId: best, maxNodes: 40 })}\n\`\`\``,
       );
     };
     port.onStep = (p) => {
@@ -83,66 +102,83 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       last = { step: p.step, bestScore: p.bestScore };
       showDetails();
     };
-    const search = (ctx = new SearchContext(state, options, port));
-    setHandler(searchTreeQuery, () => state.tree.toJSON());
-    setHandler(searchTreeTextQuery, () => formatSearchTree(state.tree));
+    const search = (ctx = new SearchContext(current, options, port));
+    setHandler(searchTreeQuery, () => current.tree.toJSON());
+    setHandler(searchTreeTextQuery, () => formatSearchTree(current.tree));
     setHandler(searchProgressQuery, () => ({
       algorithm: options.algorithm,
-      nodes: state.tree.size,
-      counters: state.counters,
-      usage: state.usage,
-      costUsd: state.costUsd,
-      stop: state.stop,
-      reflections: state.reflections,
-      bestScore: bestNode(state.tree).score,
+      nodes: current.tree.size,
+      counters: current.counters,
+      usage: current.usage,
+      costUsd: current.costUsd,
+      stop: current.stop,
+      reflections: current.reflections,
+      bestScore: bestNode(current.tree).score,
       budget: options.budget,
     }));
 
     let outcome = await runSearch(search, {
       beforeStep: async () => {
         await steering.apply(search);
-        if (state.stop || !historyIsLong()) return 'continue';
-        if (policy && state.counters.handovers >= policy.maxGenerations) {
-          return { kind: 'maxGenerations', message: `The search handed over ${state.counters.handovers} times, the operator's limit (maxGenerations).` };
+        if (current.stop || !historyIsLong()) return 'continue';
+        if (policy && current.counters.handovers >= policy.maxGenerations) {
+          return { kind: 'maxGenerations', message: `The search handed over ${current.counters.handovers} times, the operator's limit (maxGenerations).` };
         }
         return 'handover';
       },
     });
     if (outcome === 'handover') {
       await steering.settle(search);
-      if (!state.stop) {
-        state.counters.handovers += 1;
-        return await continueAsNew<typeof agent>(raw, search.handoverJSON(), steering.log.toJSON());
+      if (!current.stop) {
+        current.counters.handovers += 1;
+        return await continueAsNew<typeof agent>(input, search.handoverJSON(), steering.log.toJSON());
       }
       outcome = searchOutcome(search);
     }
     steering.finish(`the search has ended (${outcome.stop.kind})`);
-    const messages = await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
+    const messages = await port.resolvePath(trajectoryInput(current.tree, outcome.bestId));
     reportRun({
       status: outcome.isSolution ? 'succeeded' : 'exhausted',
-      calls: state.counters.llmCalls,
-      tokens: state.usage.totalTokens,
+      calls: current.counters.llmCalls,
+      tokens: current.usage.totalTokens,
       bestScore: outcome.score,
     });
     return {
-      kind: 'agent',
-      algorithm: options.algorithm,
-      messages,
-      answer: finalAnswer(messages),
-      score: outcome.score,
-      isSolution: outcome.isSolution,
-      bestNodeId: outcome.bestId,
-      nodes: state.tree.size,
-      stop: outcome.stop,
-      counters: state.counters,
-      usage: state.usage,
-      costUsd: state.costUsd,
-      reflections: state.reflections,
-      tree: includeTree(options.resultTree, state.tree.size) ? state.tree.toJSON() : undefined,
-      treeText: formatSearchTree(state.tree, { bestId: outcome.bestId, maxNodes: RESULT_TEXT_NODES }),
+      ...agentResult(options, current, outcome, messages),
       ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
     };
   } catch (err) {
-    failRun(err);
+    failRun(err, final());
   }
+}
+
+function agentResult(
+  options: AgentOptions,
+  state: SearchState,
+  outcome: Exclude<Awaited<ReturnType<typeof runSearch>>, 'handover'>,
+  messages: AgentResult['messages'],
+): AgentResult {
+  return {
+    kind: 'agent',
+    algorithm: options.algorithm,
+    messages,
+    answer: finalAnswer(messages),
+    score: outcome.score,
+    isSolution: outcome.isSolution,
+    bestNodeId: outcome.bestId,
+    nodes: state.tree.size,
+    stop: outcome.stop,
+    counters: state.counters,
+    usage: state.usage,
+    costUsd: state.costUsd,
+    reflections: state.reflections,
+    tree: includeTree(options.resultTree, state.tree.size) ? state.tree.toJSON() : undefined,
+    treeText: formatSearchTree(state.tree, { bestId: outcome.bestId, maxNodes: RESULT_TEXT_NODES }),
+  };
+}
+
+/** `agent:<algorithm>` as far as an input that may be invalid says. */
+function agentKind(raw: unknown): string {
+  const algorithm = (raw as { algorithm?: unknown } | null)?.algorithm;
+  return typeof algorithm === 'string' && /^[a-z]{1,10}$/.test(algorithm) ? `agent:${algorithm}` : 'agent';
 }

@@ -7,6 +7,7 @@ import { exposeCall, treeText } from './api/expose-call';
 import { steerCall } from './api/steer-call';
 import { llmJudge } from './api/llm-judge';
 import { workflowPort, workflowRng } from './api/workflow-port';
+import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
@@ -19,7 +20,8 @@ export const LINEAR_PATTERNS = 'grove-linear-patterns';
  * then run each check in order as an airetry round — check, feed back what was wrong, retry
  * from the most promising sample — within the retry budget. Every model call is an activity;
  * the tree, selection and backpropagation live in this workflow's state. People can steer it
- * while it runs (`rewind`, `feedback`, `stop` updates; see `steerCall`).
+ * while it runs (`rewind`, `feedback`, `stop` updates; see `steerCall`). With `fork`, it
+ * continues another run's sample tree from one of its samples.
  *
  * @example
  * await client.workflow.execute('airetry', { taskQueue: 'grove', workflowId: 'color-1', args: [{
@@ -29,7 +31,7 @@ export const LINEAR_PATTERNS = 'grove-linear-patterns';
  * }] });
  */
 export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
-  const input = validateInput(AiretryInputSchema, raw, 'airetry input');
+  const input = validateInput(AiretryInputSchema, raw, 'airetry input', 'airetry');
   reportRun({ kind: 'airetry', status: 'running' });
   await enforcePolicy('airetry', input).catch(failRun);
   const port = workflowPort(input.llm);
@@ -42,11 +44,19 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   // Patterns in checks and schemas are matched in linear time; runs recorded before keep their engine.
   const patterns = patched(LINEAR_PATTERNS) ? 'linear' : 'native';
   const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), patterns);
+  // A resume (`grove resume --model ... --max-calls ...`) changes the model and budget of the rounds still to come.
+  onResume((overrides) => {
+    if (overrides.model !== undefined) call.model = overrides.model;
+    if (overrides.budget?.maxCalls !== undefined) call.config.maxCalls = overrides.budget.maxCalls;
+    if (overrides.budget?.maxRetries !== undefined) call.config.maxRetries = overrides.budget.maxRetries;
+  });
   exposeCall(call);
   const steering = steerCall(call, { changed: () => onSamples({ calls: call.config.calls }) });
   const judge: JudgeRunner = async (c, question, model) => llmJudge(question, { model, llm: input.llm })(c);
   let outcomes: CheckOutcome[];
   try {
+    const resuming = resumePoint();
+    if (resuming) await resuming;
     outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }), patterns);
   } catch (err) {
     steering.finish('the run has ended');
@@ -54,7 +64,7 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
       reportRun({ status: 'exhausted' });
       throw ApplicationFailure.nonRetryable(err.message, err.name);
     }
-    failRun(err);
+    failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens });
   }
   steering.finish(call.stopped ? `the run was stopped by ${call.stopped.by}` : 'the run has ended');
   const success = outcomes.every((o) => o.passed);

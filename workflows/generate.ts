@@ -3,6 +3,7 @@ import { GenerateInputSchema, type GenerateInput, type GenerateResult } from '..
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { promptConversation } from '../core/schemas/prompt-conversation';
 import { llmPort } from './lib/llm-port';
+import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, preview, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
@@ -15,16 +16,22 @@ import { enforcePolicy } from './lib/operator-policy';
  * await client.workflow.execute('generate', { taskQueue: 'grove', workflowId: 'hi-1', args: [{ prompt: 'Say hi!' }] });
  */
 export async function generate(raw: GenerateInput): Promise<GenerateResult> {
-  const input = validateInput(GenerateInputSchema, raw, 'generate input');
+  const input = validateInput(GenerateInputSchema, raw, 'generate input', 'generate');
   reportRun({ kind: 'generate', status: 'running' });
   await enforcePolicy('generate', input).catch(failRun);
   const conversation = promptConversation(input);
   const refs = new ConversationRefs();
   const path = refs.addPath(null, undefined, conversation);
   const llm = llmPort(LlmSettingsSchema.parse(input.llm ?? {}));
+  let model = input.model;
+  onResume((overrides) => {
+    if (overrides.model !== undefined) model = overrides.model;
+  });
   try {
+    const resuming = resumePoint();
+    if (resuming) await resuming;
     const result = await llm.chat(refs, path, {
-      model: input.model,
+      model,
       params: input.apiKwargs,
       summary: `generate: ${preview(input.prompt ?? 'conversation')}`,
     });

@@ -66,7 +66,7 @@ export const sessionProgressQuery = defineQuery<Record<string, unknown>>('progre
  * });
  */
 export async function session(raw: SessionInput, carried?: SessionHandover): Promise<SessionResult> {
-  const options = validateInput(SessionInputSchema, raw, 'session input');
+  const options = validateInput(SessionInputSchema, raw, 'session input', 'session');
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
   const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
   const book = new ApprovalBook();

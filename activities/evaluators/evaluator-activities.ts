@@ -3,8 +3,8 @@ import type OpenAI from 'openai';
 import { InvalidConfigError } from '../../core/errors';
 import type { EvaluateInput, EvaluateResult } from '../../core/schemas/agent-activities';
 import type { Message } from '../../core/schemas/messages';
-import { activityContext, activityKey, withHeartbeats } from '../activity-context';
-import { callOnce } from '../call-once';
+import { activityContext, withHeartbeats } from '../activity-context';
+import { callOnce, requestKey } from '../call-once';
 import type { LlmConfig } from '../llm/llm-config';
 import { createOpenAIClient } from '../llm/openai-client';
 import type { MessageStore } from '../store/message-store';
@@ -69,7 +69,7 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
       const spec = evaluator as LlmEvaluatorSpec;
       const model = spec.model ?? llm.defaultModel;
       return withHeartbeats(llm.heartbeatIntervalMs, { evaluator: LLM_EVALUATOR_NAME, waitingFor: model }, () =>
-        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: llm.sendCallKey ? activityKey() : undefined }),
+        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: llm.sendCallKey ? requestKey('groveEvaluate', input) : undefined }),
       );
     }
     const def = registry.get(evaluator.name);

@@ -3,8 +3,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { messageRef } from '../../core/hash/refs';
 import type { ChatActivityInput, ChatActivityResult, ChatChoice, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
 import type { AssistantMessage, Message, Usage } from '../../core/schemas/messages';
-import { activityContext, activityKey, withHeartbeats } from '../activity-context';
-import { callOnce } from '../call-once';
+import { activityContext, withHeartbeats } from '../activity-context';
+import { callOnce, requestKey } from '../call-once';
 import { currentOwner, resolveConversation } from '../store/resolve-conversation';
 import type { MessageStore } from '../store/message-store';
 import { classifyLlmError, LlmFailure } from './classify-error';
@@ -35,12 +35,11 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
   async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
     const conversation = await resolveConversation(store, input.conversation);
-    return callOnce(store, 'llmChat', input, () => complete(input, conversation));
+    return callOnce(store, 'llmChat', input, () => complete(input, conversation, config.sendCallKey ? requestKey('llmChat', input) : undefined));
   }
 
-  async function complete(input: ChatActivityInput, conversation: Message[]): Promise<ChatActivityResult> {
+  async function complete(input: ChatActivityInput, conversation: Message[], key: string | undefined): Promise<ChatActivityResult> {
     const model = input.model ?? config.defaultModel;
-    const key = config.sendCallKey ? activityKey() : undefined;
     const messages = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
     const body = { ...(input.params ?? {}), model, messages: messages.map(toWire) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
     const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {

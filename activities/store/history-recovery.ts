@@ -2,6 +2,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { isRef, messageRef, pathRef, type PathRecord, type Ref } from '../../core/hash/refs';
+import { forkParent } from '../../core/runs/fork';
 import type { Message } from '../../core/schemas/messages';
 import type { StoreEntry } from './message-store';
 
@@ -22,7 +23,8 @@ export interface RunExecution {
  * the histories of the runs it continued from). This is grove's recovery when the message store
  * lost something or cannot see it (a wiped folder, a folder that is not shared between hosts):
  * the store is a cache of content whose durable record is the history, which keeps references
- * small on the normal path. Each entry is verified against its content address, so nothing
+ * small on the normal path. A fork (`ForkOrigin`) refers to content its parent stored, so the
+ * parent's history (and its own chain, and its parent's) is read too. Each entry is verified against its content address, so nothing
  * wrong can come back.
  *
  * Closed runs' histories are deleted after the namespace's retention period: content from a run
@@ -35,16 +37,29 @@ export interface RunExecution {
  */
 export async function contentFromHistory(client: Client, execution: RunExecution): Promise<Map<Ref, StoreEntry>> {
   const found = new Map<Ref, StoreEntry>();
-  let runId: string | undefined = execution.runId;
-  for (let i = 0; runId && i < MAX_RUNS; i++) {
-    const history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>> = await client.workflow.getHandle(execution.workflowId, runId).fetchHistory();
-    runId = undefined;
-    for (const event of history.events ?? []) {
-      const previous: string | null | undefined = event.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
-      if (previous) runId = previous;
-      for (const payloads of payloadLists(event)) {
-        const values = await decodeArrayFromPayloads(client.options.loadedDataConverter, payloads).catch(() => []);
-        for (const value of values) collect(value, found);
+  const lineage: { workflowId: string; runId?: string }[] = [execution];
+  const seen = new Set([execution.workflowId]);
+  let scanned = 0;
+  while (lineage.length > 0 && scanned < MAX_RUNS) {
+    const next = lineage.shift()!;
+    const workflowId = next.workflowId;
+    let runId = next.runId; // a fork's parent without a run id: its latest run
+    for (let first = true; (first || runId) && scanned < MAX_RUNS; first = false, scanned++) {
+      const history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>> = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+      runId = undefined;
+      for (const event of history.events ?? []) {
+        const started = event.workflowExecutionStartedEventAttributes;
+        if (started?.continuedExecutionRunId) runId = started.continuedExecutionRunId;
+        for (const payloads of payloadLists(event)) {
+          const values = await decodeArrayFromPayloads(client.options.loadedDataConverter, payloads).catch(() => []);
+          for (const value of values) collect(value, found);
+          // A fork's content before its node lives in its parent's history.
+          const parent = started ? forkParent(values[0]) : undefined;
+          if (parent && !seen.has(parent.workflowId)) {
+            seen.add(parent.workflowId);
+            lineage.push(parent);
+          }
+        }
       }
     }
   }

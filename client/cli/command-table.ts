@@ -1,10 +1,14 @@
+import { RUN_STATUSES } from '../../core/schemas/run-status';
+import { OVERRIDE_HELP } from './commands/override-flags';
+
 /**
  * Every `grove` command: its help text, and its implementation, loaded (`require`d) only when
  * the command runs, so `grove --help` and `grove --version` start in a few milliseconds and a
  * command loads only the Temporal packages it needs.
  */
 export type CommandIo = { out: (line: string) => void };
-export type CommandFn = (args: string[], io: CommandIo) => Promise<void>;
+/** A command; it may return its exit code (`grove run`/`result`: 3 for a run that finished without a solution). */
+export type CommandFn = (args: string[], io: CommandIo) => Promise<unknown>;
 
 export interface Command {
   help: string;
@@ -36,29 +40,78 @@ grove run airetry --input FILE.json [common options]
 grove run agent --input FILE.json [common options]
   Starts a run on the Temporal server (see \`grove help connect\`), waits — showing live progress —
   and prints the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
-  The input is checked before anything starts; a bad field is named and no run is created.`,
+  The input is checked before anything starts; a bad field is named and no run is created.
+  Exit code: 0 when the run succeeded (an answer / all checks passed / a solution), 3 when it
+  finished without one, 1 when it failed (--json prints JSON then too), 2 for a usage mistake.`,
     load: async () => (require('./commands/run') as typeof import('./commands/run')).runCommand,
+  },
+  'result': {
+    help: `grove result WORKFLOW_ID [--json]
+  Prints a run's result (waiting for it to end): the answer, whether it succeeded, its tree.
+  --json prints one JSON object, also for a run that failed ({"status":"failed","error":{...}}).
+  Exit code: 0 succeeded, 3 finished without a solution, 1 failed/cancelled/terminated/timed out.`,
+    load: async () => (require('./commands/result') as typeof import('./commands/result')).resultCommand,
+  },
+  'list': {
+    help: `grove list [--status STATUS] [--kind KIND] [--limit N] [--query Q] [--json]
+  Lists runs from Temporal's visibility store, newest first: workflow id, kind, status, model
+  calls, best score, age. STATUS: ${RUN_STATUSES.join(', ')}; KIND: generate, airetry, agent
+  (or agent:mcts...). A status marked * comes from Temporal's execution status: a terminated or
+  timed-out run runs no more workflow code, so it could not record it itself.`,
+    load: async () => (require('./commands/list') as typeof import('./commands/list')).listCommand,
   },
   'tree': {
     help: `grove tree WORKFLOW_ID [--answers] [--json]
-  Prints the tree of a running or finished airetry run (the seeds' print_samples shape; --answers
-  adds each sample's answer) or search agent (one line per step).`,
+  Prints the tree of an airetry run (the seeds' print_samples shape; --answers adds each sample's
+  answer) or a search agent (one line per step), running or ended; a run that failed or was
+  cancelled first says so ("failed after 15 model calls: ...").`,
     load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).treeCommand,
   },
   'show': {
     help: `grove show WORKFLOW_ID [--json]
-  Prints the winning conversation of a running or finished run.`,
+  Prints the winning conversation of a running or finished run, or how it ended when it did not
+  finish ("failed: <reason>", "cancelled after 12 model calls").`,
     load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).showCommand,
   },
   'progress': {
     help: `grove progress WORKFLOW_ID
-  Prints the live counters of a running run (JSON).`,
+  Prints the live counters of a running run, or the final status and counters of an ended one (JSON).`,
     load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).progressCommand,
   },
   'cancel': {
     help: `grove cancel WORKFLOW_ID
   Cancels a run: in-flight model calls are aborted and the run ends as cancelled.`,
     load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).cancelCommand,
+  },
+  'resume': {
+    help: `grove resume WORKFLOW_ID [changed settings] [--no-wait] [--json]
+  Continues a failed, cancelled, terminated or timed-out run once its cause is fixed (a key, a
+  quota, a model name, a tool): from just before its first failed step, keeping every result
+  that succeeded — no model call that had succeeded is paid again. Same workflow id; waits and
+  prints the result like \`grove run\` (same exit codes).
+${OVERRIDE_HELP}`,
+    load: async () => (require('./commands/resume') as typeof import('./commands/resume')).resumeCommand,
+  },
+  'fork': {
+    help: `grove fork WORKFLOW_ID --node N [--subtree] [--fresh-stats] [changed settings] [--workflow-id ID] [--no-wait] [--json]
+  Starts a new run that continues the search or retry tree of a finished, failed or running run
+  from node N (\`grove tree\` shows the ids): the path to N — every result paid for on it — is
+  carried, not paid again. --subtree also carries N's subtree; --fresh-stats zeroes the carried
+  visit statistics. Waits and prints the result like \`grove run\` (same exit codes).
+${OVERRIDE_HELP}`,
+    load: async () => (require('./commands/fork') as typeof import('./commands/fork')).forkCommand,
+  },
+  'replay': {
+    help: `grove replay WORKFLOW_ID [--run-id R] [--history FILE] [--workflows FILE | --bundle FILE] [--json]
+grove replay --all [--query Q] [--limit N] [--workflows FILE | --bundle FILE] [--json]
+  Replays a run's history (fetched from the server, or an exported FILE: \`temporal workflow show
+  --output json\` or the UI's export) against the current workflow code and says whether the code
+  still makes the same decisions; if not, the first event that differs and what the code did
+  instead. --all checks every closed grove run a visibility query matches: the check to run
+  before deploying a workflow change. --workflows: your workers' workflows file (default grove's,
+  bundled on the spot); --bundle: a workflow bundle your workers run (bundleWorkflowCode output).
+  Exit code: 0 when every replay matches, 1 when one diverges.`,
+    load: async () => (require('./commands/replay') as typeof import('./commands/replay')).replayCommand,
   },
   'ui': {
     help: `grove ui [--port 8234] [--host 127.0.0.1] [--poll-ms 1000]
@@ -112,8 +165,9 @@ grove approve WORKFLOW_ID --list
     load: async () => (require('./commands/steer') as typeof import('./commands/steer')).actionsCommand,
   },
   'schema': {
-    help: `grove schema generate|airetry|agent|session
-  Prints the JSON Schema of a ready-made workflow's input (also in docs/schemas/).`,
+    help: `grove schema generate|airetry|agent [--result]
+  Prints the JSON Schema of a ready-made workflow's input (its one argument), or with --result of
+  its result (also in docs/schemas/).`,
     load: async () => (require('./commands/schema') as typeof import('./commands/schema')).schemaCommand,
   },
   'store': {
@@ -127,7 +181,7 @@ grove store gc [--retention 7d] [--dry-run] [--json]
   'worker': {
     help: `grove worker [--task-queue NAME] [--module FILE]
   Runs a grove worker against the configured Temporal server (or the local dev server) until Ctrl-C. --module
-  names a file exporting \\\`tools\\\` and \\\`evaluators\\\` to serve (e.g. examples/worker-module.ts).`,
+  names a file exporting \`tools\` and \`evaluators\` to serve (e.g. examples/worker-module.ts).`,
     load: async () => (require('./commands/worker') as typeof import('./commands/worker')).workerCommand,
   },
   'model-server': {

@@ -69,8 +69,8 @@ export async function main(argv: string[], io: CommandIo = { out }): Promise<num
       io.out(entry.help);
       return 0;
     }
-    await (await entry.load())(args, io);
-    return process.exitCode === undefined ? 0 : Number(process.exitCode);
+    const code = await (await entry.load())(args, io);
+    return typeof code === 'number' ? code : 0;
   } catch (err) {
     const name = (err as Error)?.name;
     const message = KNOWN.has(name) ? (err as Error).message : (require('./describe-failure') as typeof import('./describe-failure')).describeFailure(err);

@@ -1,5 +1,7 @@
-import type { SampleTreeJSON } from '../schemas/tree';
-import type { Message, Usage } from '../schemas/messages';
+import { z } from 'zod';
+import { SampleTreeJsonSchema, type SampleTreeJSON } from '../schemas/tree';
+import { MessageSchema, UsageSchema, type Message, type Usage } from '../schemas/messages';
+import { ALGORITHMS } from './agent-options';
 import type { HumanAction } from '../schemas/steering';
 import type { AgentNode } from './agent-node';
 import type { Algorithm } from './agent-options';
@@ -29,6 +31,44 @@ export interface AgentResult {
   /** The human actions the run applied (rewind, feedback, approve, stop), when there were any. */
   actions?: HumanAction[];
 }
+
+/**
+ * The published form of {@link AgentResult} (docs/schemas/agent.result.json), for services that
+ * read agent results in other languages.
+ */
+export const AgentResultSchema = z.object({
+  kind: z.literal('agent').describe('Always "agent".'),
+  algorithm: z.enum(ALGORITHMS).describe('The search algorithm that ran.'),
+  messages: z.array(MessageSchema).describe('The best trajectory: the prompt, then every assistant message and tool result (OpenAI chat messages).'),
+  answer: z.string().optional().describe('The final answer: the text reply, or the argument of the final tool call.'),
+  score: z.number().describe("The best trajectory's evaluation, 0-1."),
+  isSolution: z.boolean().describe('Whether it is a solution (score at least `threshold`, and a finished answer).'),
+  bestNodeId: z.number().int().describe('Its node in `tree` (fork from a node with `grove fork --node N`).'),
+  nodes: z.number().int().describe('Nodes in the search tree, the prompt included.'),
+  stop: z
+    .object({
+      kind: z.enum(['solved', 'exhausted', 'maxRollouts', 'maxCalls', 'maxTokens', 'maxCost', 'deadline']).describe('Why the search ended.'),
+      message: z.string().describe('The same in words.'),
+    })
+    .describe('Why the search ended.'),
+  counters: z
+    .object({
+      llmCalls: z.number().int().describe('Model calls: candidates, LLM evaluations, reflections.'),
+      toolRuns: z.number().int().describe('Tool runs.'),
+      toolErrors: z.number().int().describe('Tool runs that returned an error to the model.'),
+      evaluations: z.number().int().describe('Evaluations.'),
+      reflections: z.number().int().describe('Reflections written (MCTS).'),
+      expansions: z.number().int().describe('Nodes expanded.'),
+      steps: z.number().int().describe('Search steps.'),
+      handovers: z.number().int().describe('Continue-as-new handovers.'),
+    })
+    .describe('What the search did.'),
+  usage: UsageSchema.describe('Tokens used by every model call of the run.'),
+  costUsd: z.number().describe('Dollars spent, by `pricing` (0 without it).'),
+  reflections: z.array(z.string()).describe('The latest reflections on failed trajectories (MCTS).'),
+  tree: SampleTreeJsonSchema.optional().describe('The search tree (refs and stats; messages are in the message store); omitted above 2,000 nodes (see `resultTree`).'),
+  treeText: z.string().describe('The tree as text, one line per step.'),
+});
 
 /** Live progress, as the `progress` query reports it. */
 export interface AgentProgress {

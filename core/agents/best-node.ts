@@ -32,3 +32,15 @@ function better(candidate: TreeNode<AgentNode>, best: TreeNode<AgentNode>): bool
   if (out !== bestOut) return out;
   return (candidate.score ?? 0) >= (best.score ?? 0);
 }
+
+/**
+ * The highest evaluation score anywhere in the tree (0 before any): what `GroveBestScore` reports.
+ *
+ * @example
+ * maxScore(state.tree); // 0.8
+ */
+export function maxScore(tree: SampleTree<AgentNode>): number {
+  let best = 0;
+  for (const node of tree.preorder()) if ((node.score ?? 0) > best) best = node.score ?? 0;
+  return best;
+}

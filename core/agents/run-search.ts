@@ -1,5 +1,5 @@
 import { ALGORITHM_IMPLEMENTATIONS } from './algorithms';
-import { bestNode } from './best-node';
+import { bestNode, maxScore } from './best-node';
 import { StopSearch, type SearchContext } from './search-context';
 import type { SearchStop } from './search-state';
 
@@ -44,7 +44,7 @@ export async function runSearch(
     ctx.state.counters.steps += 1;
     ctx.port.onStep?.({
       nodes: ctx.tree.size,
-      bestScore: bestScore(ctx),
+      bestScore: maxScore(ctx.tree),
       llmCalls: ctx.state.counters.llmCalls,
       tokens: ctx.state.usage.totalTokens,
       step: ctx.state.counters.steps,
@@ -59,8 +59,3 @@ export function outcome(ctx: SearchContext): SearchOutcome {
   return { bestId, score: ctx.node(bestId).score ?? 0, isSolution: ctx.isSolution(bestId), stop: ctx.state.stop! };
 }
 
-function bestScore(ctx: SearchContext): number {
-  let best = 0;
-  for (const node of ctx.tree.preorder()) if ((node.score ?? 0) > best) best = node.score ?? 0;
-  return best;
-}

@@ -42,7 +42,8 @@ const MAX_REFLECTIONS = 3;
  */
 export class SearchContext {
   readonly rules: TerminationRules;
-  private readonly conditions: StopCondition[];
+  private conditions: StopCondition[] = [];
+  private conditionsOf?: AgentOptions['budget'] | null;
 
   constructor(
     readonly state: SearchState,
@@ -50,8 +51,17 @@ export class SearchContext {
     readonly port: AgentPort,
   ) {
     this.rules = { threshold: options.threshold, maxDepth: options.maxDepth, toolChoice: options.toolChoice, specs: state.specs };
-    const { maxCalls: _calls, ...rest } = options.budget ?? {};
-    this.conditions = budgetFromSpec(rest);
+  }
+
+  /** The budget's stop conditions, rebuilt when `options.budget` was replaced (a resume with a bigger budget). */
+  private stopConditions(): StopCondition[] {
+    const budget = this.options.budget ?? null;
+    if (this.conditionsOf !== budget) {
+      const { maxCalls: _calls, ...rest } = budget ?? {};
+      this.conditions = budgetFromSpec(rest);
+      this.conditionsOf = budget;
+    }
+    return this.conditions;
   }
 
   /** Candidates per expansion: `bFactor`, or 1 for chain-of-thought. */
@@ -91,7 +101,7 @@ export class SearchContext {
     if (max !== undefined && calls + plannedCalls > max) {
       return { kind: 'maxCalls', message: `Maximum calls reached (calls: ${calls}/${max}; the next step needs ${plannedCalls}).` };
     }
-    const stop = firstStop(this.conditions, {
+    const stop = firstStop(this.stopConditions(), {
       calls,
       retries: 0,
       promptTokens: this.state.usage.promptTokens,

@@ -4,7 +4,9 @@ import type { SampleTreeJSON } from '../schemas/tree';
 import type { Message, Usage } from '../schemas/messages';
 import { SampleTree } from '../tree/sample-tree';
 import type { AgentNode } from './agent-node';
-import { createAgentTree } from './path-book';
+import type { z } from 'zod';
+import { startFromFork, type ForkOrigin, type ForkOriginSchema } from '../runs/fork';
+import { createAgentTree, refOf } from './path-book';
 
 export interface SearchCounters {
   llmCalls: number;
@@ -37,6 +39,8 @@ export class SearchState {
   algo: Record<string, unknown> = {};
   solutionId?: number;
   stop?: SearchStop;
+  /** The node the search starts from: the root, or the node a fork continues at. */
+  origin?: number;
 
   constructor(
     readonly tree: SampleTree<AgentNode>,
@@ -46,6 +50,27 @@ export class SearchState {
 
   static create(prompt: Message[], specs: ToolSpec[], startedAtMs: number): SearchState {
     return new SearchState(createAgentTree(prompt), specs, startedAtMs);
+  }
+
+  /**
+   * A search that continues another run's tree at `fork.nodeId` (see `ForkOrigin`): the carried
+   * path (and subtree) with its scores and stats, fresh counters and spend — the fork pays only
+   * for what it does itself.
+   *
+   * @example
+   * const state = SearchState.fromFork(options.fork, specs, Date.now());
+   */
+  static fromFork(fork: ForkOrigin<AgentNode> | z.infer<typeof ForkOriginSchema>, specs: ToolSpec[], startedAtMs: number): SearchState {
+    const { tree, nodeId } = startFromFork<AgentNode>(fork);
+    refOf(tree, nodeId);
+    const state = new SearchState(tree, specs, startedAtMs);
+    state.origin = nodeId;
+    return state;
+  }
+
+  /** The node the search starts from. */
+  get originId(): number {
+    return this.origin ?? this.tree.rootId;
   }
 
   addUsage(usage: Usage, costUsd: number): void {
@@ -65,6 +90,7 @@ export class SearchState {
       reflections: this.reflections,
       algo: this.algo,
       solutionId: this.solutionId,
+      ...(this.origin !== undefined ? { origin: this.origin } : {}),
     };
   }
 
@@ -76,6 +102,7 @@ export class SearchState {
     state.reflections = [...json.reflections];
     state.algo = json.algo;
     state.solutionId = json.solutionId;
+    state.origin = json.origin;
     return state;
   }
 }
@@ -90,4 +117,5 @@ export interface SearchStateJSON {
   reflections: string[];
   algo: Record<string, unknown>;
   solutionId?: number;
+  origin?: number;
 }

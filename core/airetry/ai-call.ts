@@ -25,6 +25,11 @@ export interface AICallOptions<T> {
   port?: AICallPort;
   /** Randomness for Thompson sampling; a seeded source makes the whole run reproducible. */
   rng?: RandomSource;
+  /**
+   * Start from an existing sample tree (a fork of another run's call, see `ForkOrigin`) with
+   * `activeSampleId` active, instead of from the prompt alone: the call has then already run.
+   */
+  from?: { tree: SampleTree<ConversationDelta>; activeSampleId: number };
 }
 
 /**
@@ -71,6 +76,16 @@ export class AICall<T = string> {
     this.apiKwargs = { ...(opts.apiKwargs ?? {}) };
     this.port = opts.port;
     this.rng = opts.rng ?? seededRandom(0);
+    if (opts.from) {
+      this.samples = opts.from.tree;
+      this.activeSampleId = this.samples.node(opts.from.activeSampleId).id;
+      this.success = true;
+      for (const node of this.samples.preorder()) {
+        const parent = node.parent === null ? null : this.pathRef(node.parent);
+        this.pathRefs.set(node.id, this.refs.addPath(parent, node.data.keep, node.data.add));
+      }
+      return;
+    }
     this.samples = SampleTree.create<ConversationDelta>({ add: prompt });
     this.activeSampleId = this.samples.rootId;
     this.pathRefs.set(this.samples.rootId, this.refs.addPath(null, undefined, prompt));

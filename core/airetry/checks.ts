@@ -19,14 +19,14 @@ export type PatternEngine = 'linear' | 'native';
  */
 const common = {
   /** A name for results and logs; default `<kind>#<index>`. */
-  name: z.string().min(1).optional(),
-  feedback: z.string().optional(),
+  name: z.string().min(1).optional().describe('A name for results and logs (default `<kind>#<index>`).'),
+  feedback: z.string().optional().describe('What to tell the model when the check fails ({{output}} is the failing answer); default a sentence saying what is wrong.'),
   /** The airetry budget for this check (absolute, across checks, as in the seeds). */
-  maxRetries: z.number().int().nonnegative().optional(),
-  evaluateAll: z.boolean().optional(),
-  feedbackExpensive: z.boolean().optional(),
+  maxRetries: z.number().int().nonnegative().optional().describe('The retry budget up to this check (counted across checks, as in the seeds).'),
+  evaluateAll: z.boolean().optional().describe('Check every sample of the tree, not only the new ones.'),
+  feedbackExpensive: z.boolean().optional().describe('Compute the feedback only for the sample retried from.'),
 };
-const caseSensitive = z.boolean().optional();
+const caseSensitive = z.boolean().optional().describe('Compare case-sensitively (default false).');
 
 /** A JSON Schema from a run's input: usable by zod, its patterns matchable in linear time. */
 export const JsonSchemaSpec = z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
@@ -39,9 +39,9 @@ export const JsonSchemaSpec = z.record(z.string(), z.unknown()).superRefine((sch
 });
 
 const RegexCheck = z.strictObject({
-  kind: z.literal('regex'),
-  pattern: z.string().min(1),
-  flags: z.string().regex(/^[dgimsuyv]*$/, 'flags are letters among d, g, i, m, s, u, v, y').optional(),
+  kind: z.literal('regex').describe('The answer matches a regular expression.'),
+  pattern: z.string().min(1).describe('A JavaScript regular expression.'),
+  flags: z.string().regex(/^[dgimsuyv]*$/, 'flags are letters among d, g, i, m, s, u, v, y').optional().describe('Its flags, e.g. "i".'),
   ...common,
 }).superRefine((check, ctx) => {
   try {
@@ -59,18 +59,23 @@ const RegexCheck = z.strictObject({
 
 export const CheckSpecSchema = z.discriminatedUnion('kind', [
   RegexCheck,
-  z.strictObject({ kind: z.literal('maxWords'), max: z.number().int().positive(), ...common }),
-  z.strictObject({ kind: z.literal('oneOf'), choices: z.array(z.string()).min(1), caseSensitive, ...common }),
-  z.strictObject({ kind: z.literal('equals'), value: z.string(), caseSensitive, ...common }),
-  z.strictObject({ kind: z.literal('contains'), value: z.string().min(1), caseSensitive, ...common }),
-  z.strictObject({ kind: z.literal('startsWith'), value: z.string().min(1), caseSensitive, ...common }),
-  z.strictObject({ kind: z.literal('lowercase'), ...common }),
+  z.strictObject({ kind: z.literal('maxWords').describe('At most `max` words.'), max: z.number().int().positive().describe('Most words allowed.'), ...common }),
+  z.strictObject({ kind: z.literal('oneOf').describe('One of `choices`.'), choices: z.array(z.string()).min(1).describe('The allowed answers.'), caseSensitive, ...common }),
+  z.strictObject({ kind: z.literal('equals').describe('Exactly `value`.'), value: z.string().describe('The expected answer.'), caseSensitive, ...common }),
+  z.strictObject({ kind: z.literal('contains').describe('Contains `value`.'), value: z.string().min(1).describe('Text the answer must contain.'), caseSensitive, ...common }),
+  z.strictObject({ kind: z.literal('startsWith').describe('Starts with `value`.'), value: z.string().min(1).describe('Text the answer must start with.'), caseSensitive, ...common }),
+  z.strictObject({ kind: z.literal('lowercase').describe('All lowercase.'), ...common }),
   z.strictObject({
-    kind: z.literal('jsonSchema'),
-    schema: JsonSchemaSpec,
+    kind: z.literal('jsonSchema').describe('Valid JSON matching `schema`.'),
+    schema: JsonSchemaSpec.describe('A JSON Schema (its `pattern`s matched in linear time).'),
     ...common,
   }),
-  z.strictObject({ kind: z.literal('llmJudge'), question: z.string().min(1), model: z.string().min(1).optional(), ...common }),
+  z.strictObject({
+    kind: z.literal('llmJudge').describe('A model judges the answer with a yes/no question.'),
+    question: z.string().min(1).describe('The yes/no question, e.g. "Does it name a food?".'),
+    model: z.string().min(1).optional().describe("The judge's model (default the run's)."),
+    ...common,
+  }),
 ]);
 export type CheckSpec = z.infer<typeof CheckSpecSchema>;
 export type CheckKind = CheckSpec['kind'];

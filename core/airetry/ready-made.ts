@@ -3,6 +3,9 @@ import type { RandomSource } from '../random';
 import type { AiretryInputSchema } from '../schemas/airetry-input';
 import { promptConversation } from '../schemas/prompt-conversation';
 import { userMessage, type Message } from '../schemas/messages';
+import { ConversationDeltaSchema, type ConversationDelta } from '../conversation/delta';
+import { startFromFork } from '../runs/fork';
+import type { SampleTree } from '../tree/sample-tree';
 import { AICall } from './ai-call';
 import { airetry } from './airetry';
 import { compileCheck, type JudgeRunner, type PatternEngine } from './checks';
@@ -20,6 +23,7 @@ type Input = z.output<typeof AiretryInputSchema>;
  * const call = callFromInput(AiretryInputSchema.parse(json), port, seededRandom(1));
  */
 export function callFromInput(input: Input, port: AICallPort, rng: RandomSource, patterns: PatternEngine = 'linear'): AICall<unknown> {
+  const from = input.fork ? forkedSamples(input.fork) : undefined;
   let prompt = input.messages ?? promptConversation({ prompt: input.prompt, system: input.system });
   let parser: OutputParser<unknown> = textOutput;
   if (input.kind === 'extract') parser = jsonOutput(zodFromJsonSchema(input.schema as Record<string, unknown>, patterns), { name: 'output' });
@@ -27,7 +31,13 @@ export function callFromInput(input: Input, port: AICallPort, rng: RandomSource,
     parser = choiceOutput(input.choices!);
     prompt = classifyConversation(input.messages ?? input.prompt!, input.choices!, input.system);
   }
-  return new AICall(prompt, { kind: input.kind, parser, model: input.model, apiKwargs: input.apiKwargs, config: input.config, port, rng });
+  return new AICall(prompt, { kind: input.kind, parser, model: input.model, apiKwargs: input.apiKwargs, config: input.config, port, rng, from });
+}
+
+/** A fork's carried samples (their conversations are inline: nothing to fetch), its sample active. */
+function forkedSamples(fork: NonNullable<Input['fork']>): { tree: SampleTree<ConversationDelta>; activeSampleId: number } {
+  const { tree, nodeId } = startFromFork<ConversationDelta>(fork, { data: ConversationDeltaSchema });
+  return { tree, activeSampleId: nodeId };
 }
 
 /**
@@ -43,7 +53,7 @@ export function classifyConversation(prompt: string | Message[], choices: readon
 }
 
 /**
- * Runs a ready-made airetry: the first samples, then (with `catchErrors`) a retry of failed
+ * Runs a ready-made airetry: the first samples (a fork starts from its carried ones), then (with `catchErrors`) a retry of failed
  * model calls, then (for `extract`) a schema check, then each check of the input in order, each
  * as an airetry round. Returns which checks passed. With `throwOnBudget` a check still failing
  * at the end of the budget throws a RetryBudgetError. When a person intervened after the last
@@ -62,7 +72,7 @@ export async function runChecks(
 ): Promise<CheckOutcome[]> {
   const checks = input.checks.map((spec, i) => compileCheck(spec, i, judge, { patterns }));
   const opts = { throw: input.throwOnBudget };
-  await call.run();
+  if (call.success === undefined) await call.run(); // a fork starts from samples that already ran
   if (call.config.catchErrors) {
     // The seeds' `airetry!(isvalid, ...)`: retry failed model calls before judging answers.
     await airetry((x) => x.success === true, call, '', opts);

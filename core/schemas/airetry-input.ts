@@ -3,6 +3,7 @@ import { CheckSpecSchema, JsonSchemaSpec } from '../airetry/checks';
 import { RetryConfigSchema } from './retry-config';
 import { PromptInputSchema } from './generate';
 import { MessageSchema, UsageSchema } from './messages';
+import { ForkOriginSchema } from '../runs/fork';
 
 /**
  * Input of the ready-made `airetry` workflow: a prompt, the model and its options, the retry
@@ -11,17 +12,28 @@ import { MessageSchema, UsageSchema } from './messages';
  */
 export const AiretryInputSchema = PromptInputSchema.extend({
   /** 'generate' (text, default), 'extract' (JSON matching `schema`) or 'classify' (one of `choices`). */
-  kind: z.enum(['generate', 'extract', 'classify']).default('generate'),
+  kind: z
+    .enum(['generate', 'extract', 'classify'])
+    .default('generate')
+    .describe("'generate': a text answer; 'extract': JSON matching `schema`; 'classify': one of `choices`."),
   /** JSON Schema of the output, for kind 'extract'. */
-  schema: z.record(z.string(), z.unknown()).optional(),
+  schema: z.record(z.string(), z.unknown()).optional().describe("JSON Schema of the output, for kind 'extract'."),
   /** The choices, for kind 'classify'. */
-  choices: z.array(z.string().min(1)).min(2).optional(),
-  config: RetryConfigSchema.partial().optional(),
-  checks: z.array(CheckSpecSchema).min(1),
+  choices: z.array(z.string().min(1)).min(2).optional().describe("The answers to choose from, for kind 'classify'."),
+  config: RetryConfigSchema.partial().optional().describe('The retry configuration (the seeds\' RetryConfig, camelCase): budget, samples, scoring.'),
+  checks: z
+    .array(CheckSpecSchema)
+    .min(1)
+    .describe('The checks the answer must pass, in order; each failing one is fed back and retried (one airetry round each).'),
   /** Seed for Thompson sampling: the same seed (and model answers) gives the same tree. */
-  seed: z.number().int().optional(),
+  seed: z.number().int().optional().describe('Seed for Thompson sampling: the same seed and model answers give the same tree.'),
   /** Fail the run with `GroveRetryBudgetExhausted` when a check is still failing at the end of the budget. */
-  throwOnBudget: z.boolean().optional(),
+  throwOnBudget: z
+    .boolean()
+    .optional()
+    .describe('Fail the run (GroveRetryBudgetExhausted) when a check still fails at the end of the budget, instead of returning success: false.'),
+  /** Continue another run's sample tree from one of its samples instead of sampling the prompt afresh (`grove fork`). */
+  fork: ForkOriginSchema.optional(),
 })
   .strict()
   .superRefine((v, ctx) => {
@@ -37,26 +49,30 @@ export const AiretryInputSchema = PromptInputSchema.extend({
   });
 export type AiretryInput = z.input<typeof AiretryInputSchema>;
 
-export const CheckOutcomeSchema = z.object({ name: z.string(), passed: z.boolean(), skipped: z.boolean().optional() });
+export const CheckOutcomeSchema = z.object({
+  name: z.string().describe('The check: its `name`, else `<kind>#<index>`.'),
+  passed: z.boolean().describe('Whether the final answer passes it.'),
+  skipped: z.boolean().optional().describe('The run was stopped by a person before this check ran.'),
+});
 
 export const AiretryResultSchema = z.object({
   /** The active sample's output: text, the parsed JSON (extract), or the choice (classify). */
-  output: z.unknown(),
+  output: z.unknown().describe("The final answer: text, the parsed JSON (kind 'extract') or the choice (kind 'classify')."),
   /** Whether every check passed. */
-  success: z.boolean(),
-  checks: z.array(CheckOutcomeSchema),
-  activeSampleId: z.number().int(),
-  conversation: z.array(MessageSchema),
-  calls: z.number().int(),
-  retries: z.number().int(),
-  usage: UsageSchema,
+  success: z.boolean().describe('Whether every check passed.'),
+  checks: z.array(CheckOutcomeSchema).describe('Each check and whether the final answer passes it.'),
+  activeSampleId: z.number().int().describe('The sample whose answer is `output` (a node id of `tree`).'),
+  conversation: z.array(MessageSchema).describe("That sample's conversation: prompt, feedback and answers, as OpenAI chat messages."),
+  calls: z.number().int().describe('Samples drawn.'),
+  retries: z.number().int().describe('Retries made.'),
+  usage: UsageSchema.describe('Tokens used by every model call of the run.'),
   /** The sample tree as compact JSON (`SampleTree.fromJSON` reads it back). */
-  tree: z.unknown(),
+  tree: z.unknown().describe('The sample tree as compact JSON: `{"v":1,"next":N,"nodes":[[id, parent, data, success, wins, visits, valueSum, score, feedback], ...]}`.'),
   /** The tree as the seeds' `print_samples` text. */
-  treeText: z.string(),
+  treeText: z.string().describe("The tree as the seeds' print_samples text."),
   /** Set when a person stopped the run (`stop` update): who, and why. */
-  stopped: z.object({ by: z.string(), reason: z.string().optional() }).optional(),
+  stopped: z.object({ by: z.string(), reason: z.string().optional() }).optional().describe('Set when a person stopped the run: who, and why.'),
   /** The human actions the run applied (rewind, feedback, stop), when there were any. */
-  actions: z.array(z.unknown()).optional(),
+  actions: z.array(z.unknown()).optional().describe('The human actions the run applied (rewind, feedback, stop): who, when, what.'),
 });
 export type AiretryResult = z.infer<typeof AiretryResultSchema>;

@@ -8,13 +8,23 @@ export const DEFAULT_SYSTEM_PROMPT = 'Act as a helpful AI assistant';
 
 /** A prompt as a string (with an optional system message) or a whole conversation. */
 export const PromptInputSchema = z.object({
-  prompt: z.string().min(1).optional(),
-  messages: z.array(MessageSchema).min(1).optional(),
+  prompt: z.string().min(1).optional().describe('The task as one user message. Give exactly one of `prompt` or `messages`.'),
+  messages: z
+    .array(MessageSchema)
+    .min(1)
+    .optional()
+    .describe('The conversation so far, as OpenAI chat messages (`{"role": "user", "content": "..."}`). Give exactly one of `prompt` or `messages`.'),
   /** System message for a string prompt; `null` sends none. */
-  system: z.string().nullable().optional(),
-  model: z.string().min(1).optional(),
-  apiKwargs: ChatParamsSchema.optional(),
-  llm: LlmSettingsSchema.optional(),
+  system: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('System message for a string `prompt` (default "Act as a helpful AI assistant"); null sends none.'),
+  model: z.string().min(1).optional().describe("The model name at the workers' endpoint (default the workers' GROVE_MODEL)."),
+  apiKwargs: ChatParamsSchema.optional().describe(
+    'Extra chat-completion parameters, passed through as OpenAI names them (temperature, top_p, n, max_tokens, seed, tools, response_format...); unknown provider-specific ones pass too.',
+  ),
+  llm: LlmSettingsSchema.optional().describe('How model calls run as Temporal activities: task queue, timeouts, retries, reuse of paid results.'),
 });
 
 export const GenerateInputSchema = PromptInputSchema.strict().refine((v) => (v.prompt === undefined) !== (v.messages === undefined), {
@@ -24,10 +34,10 @@ export const GenerateInputSchema = PromptInputSchema.strict().refine((v) => (v.p
 export type GenerateInput = z.input<typeof GenerateInputSchema>;
 
 export const GenerateResultSchema = z.object({
-  output: z.string().nullable(),
-  message: AssistantMessageSchema,
-  conversation: z.array(MessageSchema),
-  usage: UsageSchema,
-  model: z.string(),
+  output: z.string().nullable().describe("The answer's text (null when the model answered with tool calls only)."),
+  message: AssistantMessageSchema.describe('The assistant message, as an OpenAI chat message.'),
+  conversation: z.array(MessageSchema).describe('The prompt conversation followed by the answer.'),
+  usage: UsageSchema.describe('Tokens the call used.'),
+  model: z.string().describe('The model that answered, as the endpoint named it.'),
 });
 export type GenerateResult = z.infer<typeof GenerateResultSchema>;

@@ -12,22 +12,34 @@ const DAY_MS = 86_400_000;
  */
 export const LlmSettingsSchema = z.strictObject({
   /** Task queue of the workers that make model calls; the workflow's own queue when omitted. */
-  taskQueue: z.string().min(1).optional(),
-  /** One attempt's time limit. */
-  startToCloseTimeoutMs: z.number().int().positive().max(DAY_MS).default(600_000),
-  heartbeatTimeoutMs: z.number().int().positive().max(DAY_MS).default(30_000),
-  /** How long one call keeps retrying transient failures, all attempts together. */
-  retryWindowMs: z.number().int().positive().max(7 * DAY_MS).default(1_200_000),
-  maxAttempts: z.number().int().min(0).max(10_000).default(0),
-  initialRetryMs: z.number().int().positive().max(DAY_MS).default(1_000),
-  /** The longest wait between attempts; a provider's `Retry-After` is honoured up to this. */
-  maxRetryIntervalMs: z.number().int().positive().max(DAY_MS).default(60_000),
+  taskQueue: z.string().min(1).optional().describe("Task queue of the workers that make model calls (default the run's own)."),
+  startToCloseTimeoutMs: z.number().int().positive().max(DAY_MS).default(600_000).describe('Longest one attempt of a model call may take, in milliseconds.'),
+  heartbeatTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(DAY_MS)
+    .default(30_000)
+    .describe('How soon a call whose worker died is retried on another worker, in milliseconds.'),
+  retryWindowMs: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * DAY_MS)
+    .default(1_200_000)
+    .describe('How long one call keeps retrying transient failures (429, 5xx, timeouts), all attempts together, in milliseconds.'),
+  maxAttempts: z.number().int().min(0).max(10_000).default(0).describe('Caps the attempts of one call as well; 0 means no cap within the retry window.'),
+  initialRetryMs: z.number().int().positive().max(DAY_MS).default(1_000).describe('First retry delay, in milliseconds (doubling; a Retry-After header wins, up to maxRetryIntervalMs).'),
+  maxRetryIntervalMs: z.number().int().positive().max(DAY_MS).default(60_000).describe("Longest retry delay, in milliseconds; a provider's Retry-After is honoured up to this."),
   /**
    * Who may reuse this run's paid results: `lineage` — runs that descend from it (a retry, a
    * reset, a resume); `shared` — also any other run that makes exactly the same request (a cache
    * across runs, for pipelines that want reproducible answers rather than fresh samples).
    */
-  reuse: z.enum(['lineage', 'shared']).default('lineage'),
+  reuse: z
+    .enum(['lineage', 'shared'])
+    .default('lineage')
+    .describe("Who reuses this run's paid results: 'lineage' its retries, resets and resumes; 'shared' also any run making exactly the same request."),
 });
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>;
 export type LlmSettingsInput = z.input<typeof LlmSettingsSchema>;

@@ -62,9 +62,9 @@ export type Conversation = Message[];
 
 /** Token usage as reported by the provider (zeros when it reports none). */
 export const UsageSchema = z.object({
-  promptTokens: z.number().int().nonnegative(),
-  completionTokens: z.number().int().nonnegative(),
-  totalTokens: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative().describe('Tokens sent.'),
+  completionTokens: z.number().int().nonnegative().describe('Tokens generated.'),
+  totalTokens: z.number().int().nonnegative().describe('Both.'),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -31,9 +31,12 @@ export const NodeTupleSchema = z.tuple([
 
 export const SampleTreeJsonSchema = z
   .object({
-    v: z.literal(1),
-    next: z.number().int().positive(),
-    nodes: z.array(NodeTupleSchema).min(1),
+    v: z.literal(1).describe('Format version.'),
+    next: z.number().int().positive().describe('The next node id to hand out.'),
+    nodes: z
+      .array(NodeTupleSchema)
+      .min(1)
+      .describe('Nodes in increasing id order, root first: [id, parent, data, success, wins, visits, valueSum, score, feedback], trailing defaults dropped.'),
   })
   .strict();
 

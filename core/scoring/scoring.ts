@@ -7,13 +7,16 @@ import { z } from 'zod';
 export type Scoring = { kind: 'uct'; exploration: number } | { kind: 'thompson'; alpha: number; beta: number };
 
 const UctSchema = z
-  .object({ kind: z.literal('uct'), exploration: z.number().nonnegative().default(Math.SQRT2) })
+  .object({
+    kind: z.literal('uct').describe('Upper confidence bound: deterministic, explores through visit counts.'),
+    exploration: z.number().nonnegative().default(Math.SQRT2).describe('Exploration constant (√2 as in the seeds).'),
+  })
   .strict();
 const ThompsonSchema = z
   .object({
-    kind: z.literal('thompson'),
-    alpha: z.number().positive().default(1),
-    beta: z.number().positive().default(1),
+    kind: z.literal('thompson').describe("Thompson sampling: a draw from each sample's Beta posterior (seeded by the run's `seed`)."),
+    alpha: z.number().positive().default(1).describe('Beta prior: pseudo-successes.'),
+    beta: z.number().positive().default(1).describe('Beta prior: pseudo-failures.'),
   })
   .strict();
 

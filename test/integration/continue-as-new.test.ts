@@ -50,6 +50,11 @@ test('a search forced through continue-as-new on the networked store keeps its t
     const result = await handle.result();
     const runs = [];
     for await (const run of env.client.workflow.list({ query: `WorkflowId = "${handle.workflowId}"` })) runs.push(run);
+    // A continued run is not a resumed one: it makes no resume read (its runId is its original one).
+    for (const run of runs) {
+      const history = await env.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+      expect(history.events?.filter((e) => e.markerRecordedEventAttributes || e.activityTaskScheduledEventAttributes?.activityType?.name === 'groveResumeOverrides')).toEqual([]);
+    }
     return { result, runs };
   });
   expect(result.counters.handovers).toBeGreaterThanOrEqual(2);

@@ -46,7 +46,8 @@ export async function searchInProcess(
   const { port, client } = opts.env ?? inProcessAgent(opts);
   const options = AgentInputSchema.parse(input);
   const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
-  const state = opts.state ?? SearchState.create(prompt, await port.describeTools(options.tools), 0);
+  const specs = opts.state ? [] : await port.describeTools(options.tools);
+  const state = opts.state ?? (options.fork ? SearchState.fromFork(options.fork, specs, 0) : SearchState.create(prompt, specs, 0));
   const ctx = new SearchContext(state, options, port);
   const outcome = await runSearch(ctx, {
     beforeStep: async () => (opts.handoverAtStep !== undefined && state.counters.steps === opts.handoverAtStep ? 'handover' : 'continue'),

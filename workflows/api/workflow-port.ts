@@ -4,6 +4,7 @@ import { seededRandom, type SeededRandom } from '../../core/random';
 import { LlmSettingsSchema, type LlmSettingsInput } from '../../core/schemas/llm-settings';
 import { parseInput } from '../../core/schemas/parse-input';
 import { llmPort } from '../lib/llm-port';
+import { afterResult } from '../lib/resume-point';
 
 /**
  * The port AI calls use inside a workflow: model calls are activities (with the given
@@ -14,7 +15,7 @@ export function workflowPort(settings: LlmSettingsInput = {}): AICallPort {
   const llm = llmPort(parseInput(LlmSettingsSchema, settings, 'llm settings'));
   return {
     chat: llm.chat,
-    sleep: (ms) => sleep(ms),
+    sleep: (ms) => afterResult(sleep(ms)),
     log: (message) => log.info(message),
   };
 }

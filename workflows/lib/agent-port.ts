@@ -10,6 +10,7 @@ import { NON_RETRYABLE_EVALUATOR_FAILURES } from '../../activities/evaluators/ev
 import { ToolFailure } from '../../activities/tools/tool-errors';
 import { activityOptions } from './activity-options';
 import { toolPort } from './tool-port';
+import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
 
 type StoreActivities = ReturnType<typeof createStoreActivities>;
@@ -33,13 +34,14 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
   const store = proxyActivities<StoreActivities>({ ...llmOptions, startToCloseTimeout: 60_000 });
 
   return {
-    describeTools: tools.describeTools,
-    activeTools: tools.activeTools,
-    chat: (input, summary) => models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)]),
-    runTool: tools.runTool,
+    describeTools: (names) => afterResult(tools.describeTools(names)),
+    activeTools: (input, summary) => afterResult(tools.activeTools(input, summary)),
+    chat: (input, summary) => afterResult(models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)])),
+    runTool: (input, summary) => afterResult(tools.runTool(input, summary)),
     evaluate: (input, summary) =>
-      evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [runLedger().keyed('groveEvaluate', input, llm.reuse)]),
-    resolvePath: (path) => store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }]),
+      afterResult(evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [runLedger().keyed('groveEvaluate', input, llm.reuse)])),
+    resolvePath: (path) =>
+      afterResult(store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }])),
     nowMs: () => Date.now(),
     log: () => {},
   };

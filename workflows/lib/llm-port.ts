@@ -7,6 +7,7 @@ import type { ChatActivityResult, ChatRequest, EmbedActivityInput, EmbedActivity
 import { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
 import { activityOptions } from './activity-options';
+import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
 
 /**
@@ -26,18 +27,20 @@ export function llmPort(settings: LlmSettings) {
   async function chat(refs: ConversationRefs, path: Ref, request: ChatRequest): Promise<ChatActivityResult> {
     const { summary, ...rest } = request;
     const callKey = runLedger().key('llmChat', { conversation: { path }, ...rest }, settings.reuse);
-    const result = await withConversation(
-      refs,
-      path,
-      (conversation) => activities.llmChat.executeWithOptions({ ...options, summary }, [{ conversation, ...rest, callKey }]),
-      isStoreMiss,
+    const result = await afterResult(
+      withConversation(
+        refs,
+        path,
+        (conversation) => activities.llmChat.executeWithOptions({ ...options, summary }, [{ conversation, ...rest, callKey }]),
+        isStoreMiss,
+      ),
     );
     refs.markRefsStored(result.choices.map((c) => c.ref));
     return result;
   }
 
   function embed(input: EmbedActivityInput, summary?: string): Promise<EmbedActivityResult> {
-    return activities.llmEmbed.executeWithOptions({ ...options, summary }, [runLedger().keyed('llmEmbed', input, settings.reuse)]);
+    return afterResult(activities.llmEmbed.executeWithOptions({ ...options, summary }, [runLedger().keyed('llmEmbed', input, settings.reuse)]));
   }
 
   return { chat, embed };

@@ -1,7 +1,21 @@
-import { ApplicationFailure, ContinueAsNew, isCancellation, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, ContinueAsNew, isCancellation, patched, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import type { RunStatus } from '../../core/schemas/run-status';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../search-attributes';
 
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'exhausted';
+export type { RunStatus } from '../../core/schemas/run-status';
+
+/** What a run has spent when it ends: written with its final status, however it ends. */
+export interface FinalCounters {
+  calls?: number;
+  tokens?: number;
+  bestScore?: number;
+}
+
+/**
+ * Runs started before grove recorded every ending (cancelled, invalid input, counters on
+ * failure) replay without these search-attribute updates.
+ */
+export const ENDINGS_PATCH = 'grove-status-every-ending';
 
 /**
  * Keeps the run's search attributes current so the Temporal UI can list and filter runs by
@@ -20,11 +34,22 @@ export function reportRun(update: { kind?: string; status?: RunStatus; calls?: n
 /**
  * Re-raises a failure as a workflow failure whose message is the first application failure ("model "x" was
  * not found at ..."), so the UI and `grove` show what to fix instead of "Activity task failed";
- * the full chain stays attached as the cause. Continue-as-new and cancellation pass through.
+ * the full chain stays attached as the cause. Either way the run's status and final counters are
+ * written first: `failed`, or `cancelled` for a cancellation (rethrown as is, so the run ends as
+ * cancelled). Continue-as-new passes through. (A terminated or timed-out run runs no more
+ * workflow code: clients read those endings from Temporal's execution status.)
+ *
+ * @example
+ * try { ... } catch (err) { failRun(err, { calls: state.counters.llmCalls }); }
  */
-export function failRun(err: unknown): never {
-  if (err instanceof ContinueAsNew || isCancellation(err)) throw err;
-  reportRun({ status: 'failed' });
+export function failRun(err: unknown, final: FinalCounters = {}): never {
+  if (err instanceof ContinueAsNew) throw err;
+  if (isCancellation(err)) {
+    // Upserting search attributes is a command, not an await: a cancelled scope cannot stop it.
+    if (patched(ENDINGS_PATCH)) reportRun({ status: 'cancelled', ...final });
+    throw err;
+  }
+  reportRun(patched(ENDINGS_PATCH) ? { status: 'failed', ...final } : { status: 'failed' });
   const root = firstApplicationFailure(err);
   const type = root?.type ?? 'GroveRunFailed';
   const message = root?.message ?? (err instanceof Error ? err.message : String(err));

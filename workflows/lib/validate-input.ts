@@ -1,17 +1,20 @@
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type { z } from 'zod';
 import { GroveInputError, parseInput } from '../../core/schemas/parse-input';
+import { ENDINGS_PATCH, reportRun } from './run-status';
 
 /**
  * Validates a workflow's input inside the workflow too (a backend may start it by name with
  * any Temporal client). A bad input fails the run at once with a non-retryable
- * `GroveInvalidInput` naming the field, instead of failing workflow tasks forever.
+ * `GroveInvalidInput` naming the field, instead of failing workflow tasks forever; the run is
+ * marked `GroveStatus = "failed"` (with its `GroveKind`) like any other failed run.
  */
-export function validateInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+export function validateInput<S extends z.ZodType>(schema: S, value: unknown, what: string, kind: string): z.output<S> {
   try {
     return parseInput(schema, value, what);
   } catch (err) {
-    if (err instanceof GroveInputError) throw ApplicationFailure.nonRetryable(err.message, err.name);
-    throw err;
+    if (!(err instanceof GroveInputError)) throw err;
+    if (patched(ENDINGS_PATCH)) reportRun({ kind, status: 'failed' });
+    throw ApplicationFailure.nonRetryable(err.message, err.name);
   }
 }

@@ -1,5 +1,6 @@
 import { messageText, type Message } from '../../../core/schemas/messages';
 import { GroveClient } from '../../grove-client';
+import { describeRunState } from '../../runs/run-state';
 import { parseCommandArgs, UsageError } from '../usage-error';
 
 export async function progressCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
@@ -31,8 +32,15 @@ export async function treeCommand(args: string[], io: { out: (line: string) => v
   if (!workflowId) throw new UsageError('tree: WORKFLOW_ID is required');
   const grove = await GroveClient.connect();
   try {
-    const { tree, text, status, kind } = await grove.tree(workflowId, { answers: values.answers });
-    io.out(values.json ? JSON.stringify({ status, kind, tree }) : text);
+    const view = await grove.tree(workflowId, { answers: values.answers });
+    if (values.json) {
+      io.out(JSON.stringify({ workflowId, status: view.state.status, kind: view.kind, tree: view.tree, ...(view.note ? { note: view.note } : {}) }));
+      return;
+    }
+    const ended = view.state.status !== 'running' && view.state.temporalStatus !== 'COMPLETED';
+    if (ended) io.out(`${workflowId} ${describeRunState(view.state)}`);
+    if (view.note) io.out(view.note);
+    if (view.text !== undefined) io.out(view.text);
   } finally {
     await grove.close();
   }
@@ -44,9 +52,10 @@ export async function showCommand(args: string[], io: { out: (line: string) => v
   if (!workflowId) throw new UsageError('show: WORKFLOW_ID is required');
   const grove = await GroveClient.connect();
   try {
-    const { conversation } = await grove.conversation(workflowId);
-    if (values.json) io.out(JSON.stringify(conversation));
-    else for (const message of conversation) io.out(formatMessage(message));
+    const { conversation, state, note } = await grove.conversation(workflowId);
+    if (values.json) io.out(JSON.stringify(conversation ?? { workflowId, status: state.status, note }));
+    else if (conversation) for (const message of conversation) io.out(formatMessage(message));
+    else io.out(note ?? `${workflowId} ${describeRunState(state)}`);
   } finally {
     await grove.close();
   }

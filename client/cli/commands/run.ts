@@ -5,6 +5,7 @@ import { RUN_KINDS, type RunKindName } from '../../run-kinds';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 import { warnIfNoWorker } from '../worker-check';
 import { watchProgress } from '../progress-line';
+import { printOutcome } from './print-outcome';
 
 const COMMON = {
   input: { type: 'string' },
@@ -14,7 +15,7 @@ const COMMON = {
 } as const;
 
 /** `grove run <kind> ...` */
-export async function runCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
+export async function runCommand(args: string[], io: { out: (line: string) => void }): Promise<number> {
   const [kind, ...rest] = args;
   if (!kind || !(kind in RUN_KINDS)) {
     throw new UsageError(`run: unknown run kind "${kind ?? ''}" (available: ${Object.keys(RUN_KINDS).join(', ')})`);
@@ -35,37 +36,17 @@ export async function runCommand(args: string[], io: { out: (line: string) => vo
     const link = grove.runUrl(handle.workflowId);
     if (values['no-wait']) {
       io.out(values.json ? JSON.stringify({ workflowId: handle.workflowId }) : `started ${handle.workflowId}${link ? `  ${link}` : ''}`);
-      return;
+      return 0;
     }
     await warnIfNoWorker(grove, (line) => process.stderr.write(`${line}\n`));
     const stopProgress = values.json && !process.stderr.isTTY ? () => {} : watchProgress(handle, { tty: Boolean(process.stderr.isTTY), write: (t) => process.stderr.write(t) });
-    let result;
+    let outcome;
     try {
-      result = await handle.result();
+      outcome = await grove.outcome(handle.workflowId);
     } finally {
       stopProgress();
     }
-    if (values.json) {
-      io.out(JSON.stringify({ workflowId: handle.workflowId, ...result }));
-      return;
-    }
-    if (kind === 'agent') {
-      io.out(result.answer ?? '(no answer)');
-      io.out(
-        `\n${result.isSolution ? 'solved' : 'not solved'}: score ${result.score.toFixed(2)}, ${result.stop.kind} (${result.stop.message}); ` +
-          `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.nodes} nodes`,
-      );
-      io.out(result.treeText);
-      io.out(`workflow: ${handle.workflowId}${link ? `  ${link}` : ''}`);
-      return;
-    }
-    const output = result.output;
-    io.out(output === undefined || output === null ? '(no output)' : typeof output === 'string' ? output : JSON.stringify(output));
-    if (kind === 'airetry') {
-      io.out(`\n${result.success ? 'all checks passed' : 'not all checks passed'} (${result.calls} samples, ${result.retries} retries)`);
-      io.out(result.treeText);
-    }
-    io.out(`workflow: ${handle.workflowId}${link ? `  ${link}` : ''}`);
+    return printOutcome(outcome, io, { json: values.json, link });
   } finally {
     await grove.close();
   }

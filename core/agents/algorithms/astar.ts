@@ -16,7 +16,7 @@ interface AStarState {
  */
 export const astar: SearchAlgorithm = {
   start(ctx) {
-    ctx.state.algo = { frontier: [[ctx.tree.rootId, 0, 0]], pushed: 1 } satisfies AStarState;
+    ctx.state.algo = { frontier: [[ctx.state.originId, 0, 0]], pushed: 1 } satisfies AStarState;
   },
 
   async step(ctx) {

@@ -12,7 +12,7 @@ interface BeamState {
  */
 export const beam: SearchAlgorithm = {
   start(ctx) {
-    ctx.state.algo = { beam: [ctx.tree.rootId] } satisfies BeamState;
+    ctx.state.algo = { beam: [ctx.state.originId] } satisfies BeamState;
   },
 
   async step(ctx) {

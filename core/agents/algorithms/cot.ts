@@ -12,7 +12,7 @@ interface CotState {
  */
 export const cot: SearchAlgorithm = {
   start(ctx) {
-    ctx.state.algo = { current: ctx.tree.rootId } satisfies CotState;
+    ctx.state.algo = { current: ctx.state.originId } satisfies CotState;
   },
 
   async step(ctx) {

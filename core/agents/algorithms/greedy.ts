@@ -13,7 +13,7 @@ interface GreedyState {
  */
 export const greedy: SearchAlgorithm = {
   start(ctx) {
-    ctx.state.algo = { current: ctx.tree.rootId } satisfies GreedyState;
+    ctx.state.algo = { current: ctx.state.originId } satisfies GreedyState;
   },
 
   async step(ctx) {

@@ -20,7 +20,8 @@ interface MctsState {
  * tool call no longer "screws" the tree), UCT divides the value sum by visits once (Saplings
  * divided a mean again), a solution found among any expansion's children ends the search at
  * once, and when every trajectory has ended without a solution the root is widened with new
- * candidates (which see the reflections) instead of giving up, until `maxRollouts`.
+ * candidates (which see the reflections) instead of giving up, until `maxRollouts`. A fork
+ * searches below its node: selection starts there, and there it widens.
  */
 export const mcts: SearchAlgorithm = {
   start(ctx) {
@@ -34,7 +35,7 @@ export const mcts: SearchAlgorithm = {
         ctx.state.stop = { kind: 'maxRollouts', message: `${algo.rollouts} rollouts done (maxRollouts ${ctx.options.maxRollouts})` };
         return false;
       }
-      algo.current = select(ctx) ?? ctx.tree.rootId;
+      algo.current = select(ctx) ?? ctx.state.originId;
     }
     const current: number = algo.current;
     const children = await ctx.expand(current);
@@ -59,9 +60,9 @@ export const mcts: SearchAlgorithm = {
   },
 };
 
-/** Descends from the root by UCT; undefined when no non-terminal leaf is left. */
+/** Descends from the root (a fork: its node) by UCT; undefined when no non-terminal leaf is left. */
 function select(ctx: SearchContext): number | undefined {
-  let id = ctx.tree.rootId;
+  let id = ctx.state.originId;
   for (;;) {
     const node = ctx.node(id);
     if (node.children.length === 0) return ctx.isTerminal(id) ? undefined : id;

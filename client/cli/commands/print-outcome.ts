@@ -1,0 +1,58 @@
+import type { RunOutcome } from '../../runs/run-outcome';
+import { describeRunState } from '../../runs/run-state';
+
+/** A run that did not complete, as `grove run` / `grove result` report it: one line, exit code 1. */
+export class RunEndedError extends Error {
+  override name = 'GroveRunEnded';
+}
+
+/**
+ * Prints how a run ended, as `grove run`, `grove result` and `grove resume` do, and returns the
+ * exit code (see `EXIT`): the answer, whether it succeeded and the tree for a completed run;
+ * with `json`, one JSON object — also for a run that failed, was cancelled, terminated or timed
+ * out (`status` and `error`). Without `json`, a run that did not complete throws a
+ * `RunEndedError` whose message is the one line `grove` prints.
+ *
+ * @example
+ * return printOutcome(await grove.outcome(id), io, { json: values.json, link });
+ */
+export function printOutcome(outcome: RunOutcome, io: { out: (line: string) => void }, opts: { json?: boolean; link?: string } = {}): number {
+  const { state } = outcome;
+  const workflowId = state.workflowId;
+  if (outcome.result === undefined && state.temporalStatus !== 'COMPLETED') {
+    if (!opts.json) throw new RunEndedError(`${workflowId} ${describeRunState(state)}`);
+    io.out(
+      JSON.stringify({
+        workflowId,
+        status: state.status,
+        error: { message: state.reason ?? state.status, ...(state.failureType ? { type: state.failureType } : {}) },
+        ...(state.calls !== undefined ? { calls: state.calls } : {}),
+      }),
+    );
+    return outcome.exitCode;
+  }
+  if (opts.json) {
+    io.out(JSON.stringify({ workflowId, status: state.status, ...(outcome.result as object) }));
+    return outcome.exitCode;
+  }
+  const result = outcome.result as Record<string, any>;
+  const where = `workflow: ${workflowId}${opts.link ? `  ${opts.link}` : ''}`;
+  if (result.kind === 'agent') {
+    io.out(result.answer ?? '(no answer)');
+    io.out(
+      `\n${result.isSolution ? 'solved' : 'not solved'}: score ${result.score.toFixed(2)}, ${result.stop.kind} (${result.stop.message}); ` +
+        `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.nodes} nodes`,
+    );
+    io.out(result.treeText);
+    io.out(where);
+    return outcome.exitCode;
+  }
+  const output = result.output;
+  io.out(output === undefined || output === null ? '(no output)' : typeof output === 'string' ? output : JSON.stringify(output));
+  if (typeof result.success === 'boolean') {
+    io.out(`\n${result.success ? 'all checks passed' : 'not all checks passed'} (${result.calls} samples, ${result.retries} retries)`);
+    io.out(result.treeText);
+  }
+  io.out(where);
+  return outcome.exitCode;
+}

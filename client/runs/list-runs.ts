@@ -1,0 +1,70 @@
+import type { Client } from '@temporalio/client';
+import { RUN_STATUSES, type RunStatus } from '../../core/schemas/run-status';
+import { stateFromInfo, type RunState } from './run-state';
+
+export interface ListRunsOptions {
+  /** Only runs with this status (as grove reports it: Temporal's status wins, see `RunState`). */
+  status?: RunStatus;
+  /** Only runs of this kind: `generate`, `airetry`, `agent` (every algorithm) or `agent:mcts`. */
+  kind?: string;
+  /** At most this many runs, newest first (default 20). */
+  limit?: number;
+  /** Any extra visibility query, ANDed with the above (e.g. `StartTime > "2025-01-01T00:00:00Z"`). */
+  query?: string;
+}
+
+/** How each grove status is found in Temporal's visibility store. */
+const STATUS_QUERY: Record<RunStatus, string> = {
+  running: 'ExecutionStatus = "Running"',
+  succeeded: 'ExecutionStatus = "Completed" AND GroveStatus = "succeeded"',
+  exhausted: 'ExecutionStatus = "Completed" AND GroveStatus = "exhausted"',
+  failed: 'ExecutionStatus = "Failed"',
+  cancelled: 'ExecutionStatus = "Canceled"',
+  terminated: 'ExecutionStatus = "Terminated"',
+  timedOut: 'ExecutionStatus = "TimedOut"',
+};
+
+/**
+ * The visibility query for `listRuns`' filters: grove's runs (those with a `GroveKind`), by
+ * status and kind.
+ *
+ * @example
+ * runsQuery({ status: 'failed', kind: 'agent' }); // 'GroveKind IS NOT NULL AND ExecutionStatus = "Failed" AND GroveKind STARTS_WITH "agent"'
+ */
+export function runsQuery(opts: Omit<ListRunsOptions, 'limit'> = {}): string {
+  const parts = ['GroveKind IS NOT NULL'];
+  if (opts.status) {
+    if (!RUN_STATUSES.includes(opts.status)) throw new RangeError(`unknown status "${opts.status}" (${RUN_STATUSES.join(', ')})`);
+    parts.push(STATUS_QUERY[opts.status]);
+  }
+  if (opts.kind) {
+    const kind = JSON.stringify(opts.kind);
+    parts.push(opts.kind.includes(':') ? `GroveKind = ${kind}` : `(GroveKind = ${kind} OR GroveKind STARTS_WITH ${JSON.stringify(`${opts.kind}:`)})`);
+  }
+  if (opts.query) parts.push(`(${opts.query})`);
+  return parts.join(' AND ');
+}
+
+/**
+ * Runs from Temporal's visibility store, newest first, one per workflow id (its newest run: a
+ * resumed run's reset and a search's continue-as-new runs share the id), with status, calls,
+ * best score and times.
+ * A status filter uses Temporal's execution status, so terminated and timed-out runs (whose
+ * `GroveStatus` still says `running`) are listed as what they are.
+ *
+ * @example
+ * for (const run of await listRuns(client, { status: 'failed', limit: 10 })) console.log(run.workflowId, run.reason);
+ */
+export async function listRuns(client: Client, opts: ListRunsOptions = {}): Promise<RunState[]> {
+  const limit = opts.limit ?? 20;
+  const runs = new Map<string, RunState>();
+  for await (const info of client.workflow.list({ query: runsQuery(opts), pageSize: Math.min(limit, 1000) })) {
+    // One line per workflow id: its newest run (a resumed run's reset, a continued search). With a
+    // status filter a matching run may have been superseded (a failed run since resumed): skip it.
+    if (runs.has(info.workflowId)) continue;
+    if (opts.status && (await client.workflow.getHandle(info.workflowId).describe()).runId !== info.runId) continue;
+    runs.set(info.workflowId, stateFromInfo(info));
+    if (runs.size >= limit) break;
+  }
+  return [...runs.values()];
+}
