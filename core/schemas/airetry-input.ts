@@ -71,7 +71,7 @@ export const AiretryResultSchema = z.object({
   /** The tree as the seeds' `print_samples` text. */
   treeText: z.string().describe("The tree as the seeds' print_samples text."),
   /** Set when a person stopped the run (`stop` update): who, and why. */
-  stopped: z.object({ by: z.string(), reason: z.string().optional() }).optional().describe('Set when a person stopped the run: who, and why.'),
+  stopped: z.object({ by: z.string().describe('Who stopped it.'), reason: z.string().optional().describe('Why, when they said.') }).optional().describe('Set when a person stopped the run: who, and why.'),
   /** The human actions the run applied (rewind, feedback, stop), when there were any. */
   actions: z.array(z.unknown()).optional().describe('The human actions the run applied (rewind, feedback, stop): who, when, what.'),
 });

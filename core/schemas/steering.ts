@@ -94,9 +94,9 @@ export type CloseRequest = z.input<typeof CloseRequestSchema>;
 /** How long a tool call waits for a person's decision, and what happens when nobody decides. */
 export const ApprovalSettingsSchema = z.strictObject({
   /** How long a call requiring approval waits (a durable timer). Default one day. */
-  timeoutMs: z.number().int().positive().default(86_400_000),
+  timeoutMs: z.number().int().positive().max(30 * 86_400_000).default(86_400_000).describe('How long a call requiring approval waits for a person, in milliseconds (a durable timer).'),
   /** The decision when the wait times out. Default `reject`: nothing runs without a yes. */
-  onTimeout: z.enum(['approve', 'reject']).default('reject'),
+  onTimeout: z.enum(['approve', 'reject']).default('reject').describe("The decision when nobody decides in time; 'reject' runs nothing without a yes."),
 });
 export type ApprovalSettings = z.output<typeof ApprovalSettingsSchema>;
 
