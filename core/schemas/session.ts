@@ -67,17 +67,17 @@ export interface SendResult {
 
 /** What the `session` workflow returns when it is closed. */
 export const SessionResultSchema = z.object({
-  kind: z.literal('session'),
+  kind: z.literal('session').describe("Always 'session'."),
   /** The live conversation at the close: the transcript. */
-  conversation: z.array(MessageSchema),
-  turns: z.number().int(),
-  closedBy: z.string(),
-  counters: z.record(z.string(), z.number()),
-  usage: UsageSchema,
+  conversation: z.array(MessageSchema).describe('The live conversation at the close: the transcript, as OpenAI chat messages.'),
+  turns: z.number().int().describe('Messages sent to the session.'),
+  closedBy: z.string().describe('Who closed it.'),
+  counters: z.record(z.string(), z.number()).describe('Model calls, tool runs, rewinds and the like over the whole session.'),
+  usage: UsageSchema.describe('Tokens used by every model call of the session.'),
   /** Every human action, in order. */
-  actions: z.array(z.unknown()),
+  actions: z.array(z.unknown()).describe('Every human action, in order: who, when (workflow time), what.'),
   /** The message tree (`tree` query shape), abandoned branches included. */
-  tree: z.unknown(),
+  tree: z.unknown().describe('The message tree (the `tree` query shape, docs/steering.md), abandoned branches included.'),
 });
 export type SessionResult = Omit<z.infer<typeof SessionResultSchema>, 'actions' | 'tree' | 'counters'> & {
   actions: HumanAction[];
