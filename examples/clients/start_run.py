@@ -37,4 +37,8 @@ async def main(kind: str, run_input: dict) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1], json.loads(sys.argv[2]))))
+    code = asyncio.run(main(sys.argv[1], json.loads(sys.argv[2])))
+    sys.stdout.flush()
+    # Exit without interpreter finalization: the SDK's native runtime threads may still be winding
+    # down, and finalizing under them can abort the process after the work is done.
+    os._exit(code)
