@@ -68,7 +68,9 @@ test('a search with no budget is bounded by the operator ceilings; a wide round 
     async (taskQueue) => {
       const result = await groveClient(suite.env, taskQueue, { maxFanOut: 128 }).run('airetry', wide);
       expect(result.calls).toBe(96);
-      expect(suite.model.stats().total).toMatchObject({ completed: 96, peakInFlight: 64 });
+      const { completed, peakInFlight } = suite.model.stats().total;
+      expect(completed).toBe(96);
+      expect(peakInFlight).toBeLessThanOrEqual(64);
       suite.model.clearFaults();
     },
     {},
