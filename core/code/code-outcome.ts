@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * What running a piece of generated code in grove's sandbox produced. The shape is shared by the
+ * sandbox activity (`groveExecCode`), `grove exec`, the code fixer's feedback and the code
+ * evaluator, so a fixer never needs to know which engine ran the code.
+ */
+export const CODE_LANGUAGES = ['js', 'ts', 'python'] as const;
+export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
+
+/**
+ * Why a run did not succeed: `syntax` (did not parse/compile), `runtime` (threw), `test` (an
+ * assertion or given test failed), `timeout` (wall-time limit), `memory` (memory limit),
+ * `output` (stdout/stderr over the output limit), `sandbox` (the engine could not start or crashed).
+ */
+export const CODE_ERROR_KINDS = ['syntax', 'runtime', 'test', 'timeout', 'memory', 'output', 'sandbox'] as const;
+export type CodeErrorKind = (typeof CODE_ERROR_KINDS)[number];
+
+export const codeErrorSchema = z.object({
+  kind: z.enum(CODE_ERROR_KINDS),
+  message: z.string(),
+  /** 1-based line in the submitted code (not the test code) when the engine reports one. */
+  line: z.number().int().optional(),
+  /** The name of the failing test, when a test failed. */
+  test: z.string().optional(),
+});
+export type CodeError = z.infer<typeof codeErrorSchema>;
+
+export const codeOutcomeSchema = z.object({
+  ok: z.boolean(),
+  /** The value of the last expression (JSON-safe, stringified if not), when the engine gives one. */
+  result: z.unknown().optional(),
+  stdout: z.string(),
+  stderr: z.string(),
+  error: codeErrorSchema.optional(),
+  durationMs: z.number(),
+  /** Tests run and passed, when test code was given (for the code evaluator). */
+  tests: z.object({ passed: z.number().int(), total: z.number().int() }).optional(),
+});
+export type CodeOutcome = z.infer<typeof codeOutcomeSchema>;
+
+export const execCodeInputSchema = z.object({
+  language: z.enum(CODE_LANGUAGES),
+  code: z.string().max(200_000, 'code: at most 200,000 characters'),
+  /** Test code run after `code` in the same sandbox; a failing assertion gives kind `test`. */
+  testCode: z.string().max(200_000).optional(),
+  /** Files seeded into the sandbox's virtual file system (path → contents). */
+  files: z.record(z.string(), z.string()).optional(),
+  timeoutMs: z.number().int().min(10).max(600_000).default(5_000),
+  memoryMb: z.number().int().min(8).max(4_096).default(128),
+  /** Caps on captured stdout/stderr (characters each). */
+  maxOutputChars: z.number().int().min(100).max(10_000_000).default(20_000),
+});
+export type ExecCodeInput = z.input<typeof execCodeInputSchema>;
