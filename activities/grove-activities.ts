@@ -5,6 +5,7 @@ import { createPolicyActivities, loadPolicy } from './policy/load-policy';
 import type { OperatorPolicy } from '../core/policy/operator-policy';
 import type { LlmConfig } from './llm/llm-config';
 import { createResumeActivities } from './runs/resume-activities';
+import { createSandboxActivities } from './sandbox';
 import type { MessageStore } from './store/message-store';
 import { createStoreActivities } from './store/store-activities';
 import { createToolActivities, type AnyToolDefinition } from './tools';
@@ -35,6 +36,7 @@ export function createGroveActivities(deps: GroveActivityDeps) {
     ...createToolActivities({ tools: deps.tools ?? [], store: deps.store }),
     ...createEvaluatorActivities({ evaluators: deps.evaluators ?? [], llm: deps.llm, store: deps.store, client: deps.client }),
     ...createPolicyActivities(deps.policy ?? loadPolicy()),
+    ...createSandboxActivities(),
   };
 }
 

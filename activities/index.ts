@@ -10,6 +10,7 @@
  */
 export * from './tools';
 export * from './evaluators';
+export * from './sandbox';
 export { createGroveActivities, type GroveActivities, type GroveActivityDeps } from './grove-activities';
 export { createLlmActivities, type LlmActivities } from './llm/chat';
 export { llmConfigFromEnv, LlmConfigError, type LlmConfig } from './llm/llm-config';

@@ -164,6 +164,15 @@ grove approve WORKFLOW_ID --list
   The human actions a run applied (send, rewind, feedback, approve, stop, close): who, when, what.`,
     load: async () => (require('./commands/steer') as typeof import('./commands/steer')).actionsCommand,
   },
+  'exec': {
+    help: `grove exec FILE [--language js|ts|python] [--test FILE] [--timeout-ms N] [--memory-mb N] [--max-output CHARS]
+  Runs FILE (- reads stdin; the language follows the extension unless given) in grove's sandbox —
+  QuickJS or Pyodide in a fresh child process with no network, no host files and no environment —
+  and prints the outcome as JSON: {ok, result, stdout, stderr, error: {kind, message, line}, durationMs,
+  tests}. --test runs test code after it (each assert counts; see docs/sandbox.md). Defaults:
+  5000 ms, 128 MB, 20000 characters of output. Exit code: 0 ok, 1 not ok, 2 usage mistake.`,
+    load: async () => (require('./commands/exec') as typeof import('./commands/exec')).execCommand,
+  },
   'schema': {
     help: `grove schema generate|airetry|agent [--result]
   Prints the JSON Schema of a ready-made workflow's input (its one argument), or with --result of
