@@ -60,7 +60,7 @@ async function runJs() {
   cutHostBridges();
   const rt = QuickJS.newRuntime();
   rt.setMemoryLimit(job.memoryMb * 1024 * 1024);
-  rt.setMaxStackSize(512 * 1024);
+  rt.setMaxStackSize(256 * 1024);
   send({ type: 'ready', rss: process.memoryUsage().rss });
   started = Date.now();
   const deadline = started + job.timeoutMs;
@@ -97,8 +97,9 @@ async function runJs() {
   vm.unwrapResult(vm.evalCode(prelude, 'prelude.js')).dispose();
 
   function describe(handle, file) {
-    const e = vm.dump(handle);
-    handle.dispose();
+    let e;
+    try { e = vm.dump(handle); } catch (err) { e = { name: 'Error', message: String(err && err.message || err) }; }
+    if (handle.alive) handle.dispose();
     const name = e && e.name ? String(e.name) : 'Error';
     const message = e && e.message !== undefined ? name + ': ' + e.message : String(e);
     const stack = e && e.stack ? String(e.stack) : '';
@@ -106,7 +107,7 @@ async function runJs() {
     let kind = 'runtime';
     if (timedOut) kind = 'timeout';
     else if (name === 'SyntaxError') kind = 'syntax';
-    else if (/out of memory/i.test(message)) kind = 'memory';
+    else if (/out of memory|string too long|array too long|invalid array length/i.test(message)) kind = 'memory';
     else if (/stack overflow/i.test(message)) kind = 'runtime';
     const error = { kind, message: kind === 'timeout' ? 'the program ran longer than ' + job.timeoutMs + ' ms' : message };
     if (at && /solution\.js/.test(at[0])) error.line = Number(at[1]);
@@ -116,8 +117,9 @@ async function runJs() {
     const r = vm.evalCode(source, file);
     if (r.error) return { error: describe(r.error, file) };
     let value;
-    try { value = vm.dump(r.value); } catch (e) { value = undefined; }
-    r.value.dispose();
+    const handle = r.value;
+    try { value = vm.dump(handle); } catch (e) { value = undefined; }
+    if (handle.alive) handle.dispose();
     const jobs = rt.executePendingJobs();
     if (jobs.error) return { error: describe(jobs.error, file) };
     return { value };
@@ -257,7 +259,12 @@ process.on('message', (message) => {
   process.removeAllListeners('message');
   process.disconnect && process.disconnect();
   (job.language === 'python' ? runPython() : runJs()).catch((e) => {
-    finish({ ok: false, error: { kind: /memory/i.test(String(e)) ? 'memory' : 'sandbox', message: 'the sandbox failed: ' + String(e && e.message || e).slice(0, 500) }, durationMs: Date.now() - started });
+    const text = String(e && e.message || e).slice(0, 500);
+    // What the code provoked in the host is the code's error, not a broken sandbox.
+    if (/Maximum call stack/i.test(text)) return finish({ ok: false, error: { kind: 'runtime', message: 'RangeError: stack overflow (too deep recursion)' }, durationMs: Date.now() - started });
+    if (/memory|Allocation failed/i.test(text)) return finish({ ok: false, error: { kind: 'memory', message: 'the program ran out of memory: ' + text }, durationMs: Date.now() - started });
+    if (/Access to this API has been restricted|not available in the grove sandbox|ERR_ACCESS_DENIED/.test(text)) return finish({ ok: false, error: { kind: 'runtime', message: 'the sandbox refused an operation: ' + text }, durationMs: Date.now() - started });
+    finish({ ok: false, error: { kind: 'sandbox', message: 'the sandbox failed: ' + text }, durationMs: Date.now() - started });
   });
 });
 `;
