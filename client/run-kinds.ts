@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AgentInputSchema } from '../core/agents/agent-options';
 import { AgentResultSchema, type AgentResult } from '../core/agents/agent-result';
+import { CodeFixerInputSchema, CodeFixerResultSchema, type CodeFixerResult } from '../core/schemas/code-fixer-input';
 import { AiretryInputSchema, AiretryResultSchema, type AiretryResult } from '../core/schemas/airetry-input';
 import { GenerateInputSchema, GenerateResultSchema, type GenerateResult } from '../core/schemas/generate';
 import { SessionInputSchema, SessionResultSchema, type SessionResult } from '../core/schemas/session';
@@ -49,6 +50,12 @@ export const RUN_KINDS = {
     resultSchema: AgentResultSchema,
     summary: (input) => `${forkOf(input)}agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AgentInputSchema, AgentResult>,
+  'code-fixer': {
+    workflowType: 'codeFixer',
+    schema: CodeFixerInputSchema,
+    resultSchema: CodeFixerResultSchema,
+    summary: (input) => `code fixer (${input.language}, ${input.numRounds} rounds): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+  } satisfies RunKind<typeof CodeFixerInputSchema, CodeFixerResult>,
   session: {
     workflowType: 'session',
     schema: SessionInputSchema,
@@ -68,4 +75,6 @@ export type RunResult<K extends RunKindName> = K extends 'generate'
       ? AgentResult
       : K extends 'session'
         ? SessionResult
-        : never;
+        : K extends 'code-fixer'
+          ? CodeFixerResult
+          : never;

@@ -6,3 +6,4 @@ export { generate } from './generate';
 export { airetry } from './airetry';
 export { agent } from './agent';
 export { session } from './session';
+export { codeFixer } from './code-fixer';

@@ -57,7 +57,8 @@ export function policyViolations(kind: string, input: Record<string, any>, polic
   };
   above('apiKwargs.n', input.apiKwargs?.n, 'maxFanOut');
   queue('llm.taskQueue', input.llm?.taskQueue);
-  if (kind === 'airetry') {
+  if (kind === 'codeFixer') above('numRounds', input.numRounds, 'maxCalls');
+  if (kind === 'airetry' || kind === 'codeFixer') {
     above('config.maxCalls', input.config?.maxCalls, 'maxCalls');
     above('config.retryDelayMs', input.config?.retryDelayMs, 'maxRetryDelayMs');
     above('config.nSamples', input.config?.nSamples, 'maxFanOut');

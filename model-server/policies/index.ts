@@ -5,6 +5,7 @@
 import type { ChatPolicy } from '../types';
 import { assistantPolicy } from './assistant';
 import { classifierPolicy } from './classifier';
+import { codeWriterPolicy } from './code-writer';
 import { colorGuesserPolicy } from './color-guesser';
 import { conciergePolicy } from './concierge';
 import { echoPolicy } from './echo';
@@ -23,11 +24,13 @@ export const BUILT_IN_POLICIES: readonly ChatPolicy[] = [
   multiplierPolicy,
   multiplierJudgePolicy,
   conciergePolicy,
+  codeWriterPolicy,
 ];
 
 export {
   assistantPolicy,
   classifierPolicy,
+  codeWriterPolicy,
   colorGuesserPolicy,
   conciergePolicy,
   echoPolicy,

@@ -25,3 +25,8 @@ export { aiEmbed, AIEmbedCall } from './ai-embed';
 export { llmJudge, type LlmJudgeOptions } from './llm-judge';
 export { exposeCall, treeText, callProgress } from './expose-call';
 export { steerCall } from './steer-call';
+export { aiCodeFixer } from './ai-code-fixer';
+export { execInSandbox } from '../lib/sandbox-port';
+export { extractCode } from '../../core/code/extract-code';
+export { codeFeedback, missingCodeFeedback } from '../../core/code/code-feedback';
+export { CODE_FIXER_TEMPLATES, CODE_FEEDBACK_FUNCTIONS, type CodeFixerOptions, type CodeFixerResult } from '../../core/code/code-fixer';
