@@ -5,7 +5,7 @@ import { createPolicyActivities, loadPolicy } from './policy/load-policy';
 import type { OperatorPolicy } from '../core/policy/operator-policy';
 import type { LlmConfig } from './llm/llm-config';
 import { createResumeActivities } from './runs/resume-activities';
-import { createSandboxActivities } from './sandbox';
+import { codeTestsEvaluator, createSandboxActivities, runCodeTool } from './sandbox';
 import type { MessageStore } from './store/message-store';
 import { createStoreActivities } from './store/store-activities';
 import { createToolActivities, type AnyToolDefinition } from './tools';
@@ -33,11 +33,16 @@ export function createGroveActivities(deps: GroveActivityDeps) {
     ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client }),
     ...createStoreActivities(deps.store),
     ...createResumeActivities(),
-    ...createToolActivities({ tools: deps.tools ?? [], store: deps.store }),
-    ...createEvaluatorActivities({ evaluators: deps.evaluators ?? [], llm: deps.llm, store: deps.store, client: deps.client }),
+    ...createToolActivities({ tools: withBuiltIns(deps.tools ?? [], [runCodeTool]), store: deps.store }),
+    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client }),
     ...createPolicyActivities(deps.policy ?? loadPolicy()),
     ...createSandboxActivities(),
   };
+}
+
+/** The user's tools (or evaluators) plus grove's built-ins whose names they do not take. */
+function withBuiltIns<T extends { name: string }>(own: T[], builtIns: T[]): T[] {
+  return [...own, ...builtIns.filter((b) => !own.some((o) => o.name === b.name))];
 }
 
 export type GroveActivities = ReturnType<typeof createGroveActivities>;

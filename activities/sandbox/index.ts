@@ -2,3 +2,5 @@
 export { execCode, type ExecOptions } from './exec-code';
 export { createSandboxActivities, type SandboxActivities } from './sandbox-activities';
 export { transpileTs } from './transpile-ts';
+export { runCodeTool, formatRunOutcome } from './run-code-tool';
+export { codeTestsEvaluator } from './code-tests-evaluator';
