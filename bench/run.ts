@@ -15,11 +15,13 @@ import { searchQuality } from './benchmarks/search-quality';
 import { selectTree } from './benchmarks/select-tree';
 import { ui } from './benchmarks/ui';
 import { steering } from './benchmarks/steering';
+import { sandbox } from './benchmarks/sandbox';
+import { code } from './benchmarks/code';
 import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering];
+const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
