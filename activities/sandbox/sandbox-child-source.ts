@@ -18,8 +18,11 @@ export const SANDBOX_CHILD_SOURCE = String.raw`
 const hostRequire = require;
 const nodeFs = hostRequire('fs');
 const nodeOs = hostRequire('os');
+// The engine is chosen at start (argv) and loaded before any job arrives, so a spare child can
+// wait ready; the job (code, limits) comes later on the IPC channel, exactly once.
+const boot = JSON.parse(process.argv[process.argv.length - 1]);
 let job;
-let nonce = '';
+let nonce = boot.nonce;
 let stdout = '';
 let stderr = '';
 let overflow = false;
@@ -54,15 +57,19 @@ function cutHostBridges() {
 }
 let started = Date.now();
 
-async function runJs() {
-  const { getQuickJS } = hostRequire(job.paths.quickjs);
+async function loadJs() {
+  const { getQuickJS } = hostRequire(boot.paths.quickjs);
   const QuickJS = await getQuickJS();
   cutHostBridges();
+  send({ type: 'ready', rss: process.memoryUsage().rss });
+  return () => runJs(QuickJS);
+}
+
+async function runJs(QuickJS) {
+  started = Date.now();
   const rt = QuickJS.newRuntime();
   rt.setMemoryLimit(job.memoryMb * 1024 * 1024);
   rt.setMaxStackSize(256 * 1024);
-  send({ type: 'ready', rss: process.memoryUsage().rss });
-  started = Date.now();
   const deadline = started + job.timeoutMs;
   let timedOut = false;
   rt.setInterruptHandler(() => { if (overflow) return true; if (Date.now() > deadline) { timedOut = true; return true; } return false; });
@@ -219,24 +226,28 @@ const PY_PRELUDE = [
   '    return json.dumps({})',
 ].join('\n');
 
-async function runPython() {
+async function loadPython() {
   // Pyodide asks process.binding for the fs constants; the permission model refuses the real one.
   process.binding = (name) => { if (name === 'constants') return { fs: nodeFs.constants, os: nodeOs.constants }; throw new Error('not available in the grove sandbox'); };
-  const { loadPyodide } = hostRequire(job.paths.pyodide + '/pyodide.js');
-  const py = await loadPyodide({ indexURL: job.paths.pyodide + '/', env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {}, checkAPIVersion: true });
+  const { loadPyodide } = hostRequire(boot.paths.pyodide + '/pyodide.js');
+  const py = await loadPyodide({ indexURL: boot.paths.pyodide + '/', env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {}, checkAPIVersion: true });
   py.setStdout({ batched: (s) => write('out', s + '\n') });
   py.setStderr({ batched: (s) => write('err', s + '\n') });
+  py.runPython(PY_PRELUDE);
+  const runner = py.globals.get('_grove_run');
+  cutHostBridges();
+  send({ type: 'ready', rss: process.memoryUsage().rss });
+  return () => runPython(py, runner);
+}
+
+async function runPython(py, runner) {
+  started = Date.now();
   for (const [path, content] of Object.entries(job.files || {})) {
     const full = path.startsWith('/') ? path : '/home/pyodide/' + path;
     const dir = full.slice(0, full.lastIndexOf('/'));
     if (dir) py.FS.mkdirTree(dir);
     py.FS.writeFile(full, content);
   }
-  py.runPython(PY_PRELUDE);
-  const runner = py.globals.get('_grove_run');
-  cutHostBridges();
-  send({ type: 'ready', rss: process.memoryUsage().rss });
-  started = Date.now();
   const main = JSON.parse(runner(job.code, 'solution.py', false));
   if (main.error) return finish({ ok: false, error: main.error, durationMs: Date.now() - started });
   if (job.testCode === undefined) return finish({ ok: true, durationMs: Date.now() - started });
@@ -253,12 +264,13 @@ async function runPython() {
   finish({ ok: true, durationMs: Date.now() - started, tests: counts });
 }
 
+const engine = boot.engine === 'python' ? loadPython() : loadJs();
+engine.catch(() => {}); // reported when the job arrives
 process.on('message', (message) => {
   job = message;
-  nonce = job.nonce;
   process.removeAllListeners('message');
   process.disconnect && process.disconnect();
-  (job.language === 'python' ? runPython() : runJs()).catch((e) => {
+  engine.then((run) => run()).catch((e) => {
     const text = String(e && e.message || e).slice(0, 500);
     // What the code provoked in the host is the code's error, not a broken sandbox.
     if (/Maximum call stack/i.test(text)) return finish({ ok: false, error: { kind: 'runtime', message: 'RangeError: stack overflow (too deep recursion)' }, durationMs: Date.now() - started });
