@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   }
   const log = (line: string) => console.log(line);
   const temporal = await ensureTemporal({ log });
-  const model = await ensureModel({ log });
+  const model = await ensureModel({ log, scripted: true });
   const taskQueue = 'grove-examples';
   const worker = await startLocalWorker({ settings: temporal.settings, llm: model.llm, taskQueue, workflowsPath: join(__dirname, 'all-workflows.ts') });
   const client = await connectClient(temporal.settings);

@@ -27,7 +27,7 @@ import { checkChatRequest, zodIssueError } from './request-checks';
 import { chatRequestSchema, embeddingsRequestSchema } from './request-schema';
 import { choiceSeedText, seededRng } from './rng';
 import { type RequestTicket, StatsRecorder } from './stats-recorder';
-import type { ChatPolicy, FaultAction, FaultRule, ModelServer, ModelServerOptions, PolicyContext, RequestOutcome } from './types';
+import type { AsyncChatPolicy, ChatPolicy, FaultAction, FaultRule, ModelServer, ModelServerOptions, PolicyContext, RequestOutcome } from './types';
 
 /** Status logged for a request whose client went away (nginx's "client closed request"). */
 export const ABORTED_STATUS = 499;
@@ -77,7 +77,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   const maxContextChars = opts.maxContextChars ?? 1e6;
   const strictToolMessages = opts.strictToolMessages ?? true;
   const apiKeys = opts.apiKeys ? new Set(opts.apiKeys) : undefined;
-  const policies = new Map<string, ChatPolicy>();
+  const policies = new Map<string, ChatPolicy | AsyncChatPolicy>();
   for (const p of [...BUILT_IN_POLICIES, ...(opts.policies ?? [])]) policies.set(p.name, p);
   const faults = new FaultBook();
   const stats = new StatsRecorder();
@@ -215,7 +215,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     };
     let replies;
     try {
-      replies = policy.respond(chat, ctx);
+      replies = await policy.respond(chat, ctx);
     } catch (e) {
       return sendError(res, policyFailure(`Policy '${policy.name}' failed: ${e instanceof Error ? e.message : String(e)}`));
     }

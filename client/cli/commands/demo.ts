@@ -21,25 +21,68 @@ const COLOR_GAME: AiretryInput = {
   ],
 };
 
+/**
+ * For a small real model: a question it can answer, with checks it does not always meet. A 135M
+ * model barely follows feedback (measured: after "answer in lowercase" it repeats the feedback or
+ * rambles), so what helps it here is grove sampling again and keeping the samples that pass.
+ */
+const CAPITAL_GAME: AiretryInput = {
+  prompt: 'What is the capital of France? Answer with 1 word only',
+  config: { nSamples: 2, maxCalls: 8 },
+  apiKwargs: { n: 2, max_tokens: 8 },
+  seed: 1,
+  checks: [
+    { kind: 'contains', value: 'Paris', feedback: 'Name the city.' },
+    { kind: 'maxWords', max: 6, feedback: 'Answer in a few words.' },
+  ],
+};
+
+/** On a real model: a structured extraction the local model's grammar keeps well-formed, checked by a JSON schema. */
+const EXTRACTION: AiretryInput = {
+  prompt: 'Extract the person from this sentence as JSON with "name" (string) and "age" (number): "Maria is 34 years old and works as a pilot."',
+  kind: 'extract',
+  schema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' } }, required: ['name', 'age'] },
+  config: { maxCalls: 6 },
+  seed: 1,
+  checks: [
+    { kind: 'jsonSchema', schema: { type: 'object', properties: { name: { const: 'Maria' }, age: { const: 34 } }, required: ['name', 'age'] }, feedback: 'The name is Maria and the age is 34: copy them exactly from the sentence.' },
+  ],
+};
+
 export async function demoCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
-  const { values } = parseCommandArgs('demo', args, { keep: { type: 'boolean' }, exit: { type: 'boolean' } });
+  const { values } = parseCommandArgs('demo', args, { keep: { type: 'boolean' }, exit: { type: 'boolean' }, scripted: { type: 'boolean' } });
   const taskQueue = `grove-demo`;
   const temporal = await ensureTemporal({ log: io.out });
-  const model = await ensureModel({ log: io.out });
+  const model = await ensureModel({ log: io.out, scripted: values.scripted });
   const worker = await startLocalWorker({ settings: temporal.settings, llm: model.llm, taskQueue });
   const grove = new GroveClient(await connectClient(temporal.settings), taskQueue, temporal.settings);
+  const real = !model.scripted;
   try {
     const prompt = 'Say hi to grove, a library for durable LLM tree search!';
     io.out(`\n> ${prompt}`);
-    const result = await grove.run('generate', { prompt });
+    const result = await grove.run('generate', { prompt, apiKwargs: real ? { max_tokens: 60 } : undefined });
     io.out(result.output ?? '');
     io.out(`(workflow ${result.workflowId}, ${result.usage.totalTokens} tokens, model ${result.model})`);
 
-    io.out(`\n> ${COLOR_GAME.prompt}`);
-    io.out('  checks: 1 word only; lowercase; starts with "y" — each failure is fed back and retried from the best sample');
-    const game = await grove.run('airetry', { ...COLOR_GAME, model: model.scripted ? 'color-guesser' : undefined });
-    io.out(`${String(game.output)}   (${game.success ? 'all checks passed' : 'budget exhausted'}: ${game.calls} samples, ${game.retries} retries)\n`);
+    const gameInput = real ? CAPITAL_GAME : { ...COLOR_GAME, model: 'color-guesser' };
+    io.out(`\n> ${gameInput.prompt}`);
+    io.out(real
+      ? '  checks: contains "Paris"; at most 6 words — each failure is fed back and retried from the best sample'
+      : '  checks: 1 word only; lowercase; starts with "y" — each failure is fed back and retried from the best sample');
+    const game = await grove.run('airetry', gameInput);
+    const firstPassed = game.checks.length > 0 && game.calls <= 2 && game.success;
+    io.out(`${String(game.output).trim()}   (${game.success ? 'all checks passed' : 'budget exhausted'}: ${game.calls} samples, ${game.retries} retries)\n`);
     io.out(formatCallTree(SampleTree.fromJSON<ConversationDelta>(game.tree), { activeSampleId: game.activeSampleId, answers: true }));
+    if (real) {
+      io.out(game.success
+        ? `\n${firstPassed ? 'A first sample already passed both checks.' : `The first samples failed a check; ${game.retries} retries (new samples, with the feedback) found one that passes.`}`
+        : `\nA 135M-parameter model did not satisfy every check within ${game.calls} samples: grove says so instead of pretending (set OPENAI_BASE_URL for a stronger model).`);
+
+      io.out(`\n> ${EXTRACTION.prompt}`);
+      io.out('  output constrained to the JSON schema by a grammar; checked for the right values');
+      const extracted = await grove.run('airetry', EXTRACTION);
+      io.out(`${JSON.stringify(extracted.output)}   (${extracted.success ? 'check passed' : 'budget exhausted'}: ${extracted.calls} samples, ${extracted.retries} retries)`);
+    }
     const link = grove.runUrl(game.workflowId);
     if (link) io.out(`\nTemporal UI: ${link}`);
     const keep = values.keep || (!values.exit && process.stdin.isTTY);
