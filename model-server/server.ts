@@ -27,6 +27,7 @@ import { checkChatRequest, zodIssueError } from './request-checks';
 import { chatRequestSchema, embeddingsRequestSchema } from './request-schema';
 import { choiceSeedText, seededRng } from './rng';
 import { type RequestTicket, StatsRecorder } from './stats-recorder';
+import { PROFILES, splitProfile, type Profile } from './profiles';
 import type { AsyncChatPolicy, ChatPolicy, FaultAction, FaultRule, ModelServer, ModelServerOptions, PolicyContext, RequestOutcome } from './types';
 
 /** Status logged for a request whose client went away (nginx's "client closed request"). */
@@ -170,7 +171,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     return policies.has(policy) ? policy : model;
   };
 
-  async function handleChat(req: http.IncomingMessage, res: http.ServerResponse, text: string): Promise<void> {
+  async function handleChat(req: http.IncomingMessage, res: http.ServerResponse, text: string, profile: Profile): Promise<void> {
     const parsed = parseJson(text);
     const body = parsed.ok ? parsed.value : undefined;
     const key = modelKey(body);
@@ -203,11 +204,11 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const action = faults.take({ policy: policyName, model: chat.model, texts, callIndex: ticket.callIndex, callKey });
     if ((await applyFault(action, res)) === 'handled') return;
 
-    const problem = checkChatRequest(chat, { maxContextChars, strictToolMessages });
+    const problem = profile.refusal(chat) ?? checkChatRequest(chat, { maxContextChars, strictToolMessages });
     if (problem) return sendError(res, problem);
 
     const hash = requestHash(raw);
-    const count = chat.n ?? 1;
+    const count = profile.choices(chat.n ?? 1);
     const ctx: PolicyContext = {
       n: count,
       options,
@@ -226,7 +227,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       );
     }
     state.outcome = 'completed';
-    sendJson(res, 200, buildCompletion(chat, hash, replies));
+    sendJson(res, 200, buildCompletion({ ...chat, n: count }, hash, replies));
   }
 
   async function handleEmbeddings(req: http.IncomingMessage, res: http.ServerResponse, text: string): Promise<void> {
@@ -314,9 +315,12 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     res.setHeader('x-request-id', `req_${++requestSeq}`);
     const method = req.method ?? 'GET';
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
-    if (path.startsWith('/_grove/')) return handleControl(req, res, path);
-    if (method === 'POST' && path === '/v1/chat/completions') return handleChat(req, res, await readBody(req));
+    const fullPath = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
+    if (fullPath.startsWith('/_grove/')) return handleControl(req, res, fullPath);
+    const routed = splitProfile(fullPath);
+    if ('unknown' in routed) return sendError(res, { status: 404, error: { message: `Unknown provider profile "${routed.unknown}" (known: ${PROFILES.join(', ')})`, type: 'invalid_request_error', param: null, code: null } });
+    const { path, profile } = routed;
+    if (method === 'POST' && path === '/v1/chat/completions') return handleChat(req, res, await readBody(req), profile);
     if (method === 'POST' && path === '/v1/embeddings') return handleEmbeddings(req, res, await readBody(req));
     if (method === 'GET' && path.startsWith('/v1/models')) {
       const auth = authError(req);

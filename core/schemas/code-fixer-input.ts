@@ -15,8 +15,8 @@ export const CodeFixerInputSchema = PromptInputSchema.extend({
   numRounds: z.number().int().min(0).max(50).default(3).describe("Feedback rounds after the first answer (the seeds' num_rounds)."),
   templates: z
     .object({
-      first: z.string().refine((t) => t.includes('{{feedback}}'), { message: 'must contain the {{feedback}} placeholder' }),
-      later: z.string().refine((t) => t.includes('{{feedback}}'), { message: 'must contain the {{feedback}} placeholder' }),
+      first: z.string().refine((t) => t.includes('{{feedback}}'), { message: 'must contain the {{feedback}} placeholder' }).describe('The message after the first failed attempt; {{feedback}} is replaced by the feedback.'),
+      later: z.string().refine((t) => t.includes('{{feedback}}'), { message: 'must contain the {{feedback}} placeholder' }).describe('The message after every later failed attempt.'),
     })
     .strict()
     .optional()

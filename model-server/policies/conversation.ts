@@ -157,12 +157,19 @@ export type ResponseMode = 'text' | 'json_object' | 'json_schema';
 
 /** Which output format the request asked for. */
 export function responseMode(req: ChatRequest): ResponseMode {
-  return req.response_format?.type ?? 'text';
+  const rf = req.response_format as { type?: ResponseMode; schema?: unknown } | undefined;
+  // json_object with a schema (llama.cpp's extension) is answered like json_schema.
+  if (rf?.type === 'json_object' && rf.schema && typeof rf.schema === 'object') return 'json_schema';
+  return rf?.type ?? 'text';
 }
 
 /** The JSON schema of a json_schema response_format, if any. */
 export function responseSchema(req: ChatRequest): Record<string, unknown> | undefined {
   const rf = req.response_format;
+  if (rf?.type === 'json_object') {
+    const schema = (rf as { schema?: unknown }).schema;
+    return schema && typeof schema === 'object' ? (schema as Record<string, unknown>) : undefined;
+  }
   return rf && rf.type === 'json_schema' ? rf.json_schema.schema : undefined;
 }
 

@@ -1,0 +1,62 @@
+import type { HttpError } from './openai-errors';
+import type { ChatRequest } from './types';
+
+/**
+ * Provider profiles: the scripted server behaving like another OpenAI-compatible server, so
+ * grove's compatibility fallbacks are tested deterministically. A client picks one by its base
+ * URL: `http://host:port/profile/llamacpp/v1`.
+ *
+ * `llamacpp` reproduces what llama-cpp-python's server (0.3.x, `--chat_format
+ * chatml-function-calling`) was measured to do:
+ * - an assistant turn with tool calls and `content: null` → 500 (its template concatenates None);
+ * - `response_format` `json_schema` → 500 (a validation error: only 'text' or 'json_object');
+ *   `json_object` may carry a `schema`, which it enforces;
+ * - `tool_choice: "required"` → 500 (not supported; `auto` and a named function are);
+ * - `n` is ignored: one choice, whatever was asked.
+ */
+export const PROFILES = ['openai', 'llamacpp'] as const;
+export type ProfileName = (typeof PROFILES)[number];
+
+export interface Profile {
+  /** A refusal for this request, as the real server answers it. */
+  refusal(req: ChatRequest): HttpError | undefined;
+  /** How many choices it returns for `n`. */
+  choices(n: number): number;
+}
+
+const serverError = (message: string): HttpError => ({ status: 500, error: { message, type: 'internal_server_error', param: null, code: null } });
+
+const llamacpp: Profile = {
+  refusal(req) {
+    const rf = req.response_format as { type?: string } | undefined;
+    if (rf?.type === 'json_schema') {
+      return serverError(
+        "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', input_type=str]",
+      );
+    }
+    if (req.tool_choice === 'required') {
+      return serverError("1 validation error for CreateChatCompletionRequest\ntool_choice\n  Input should be 'none' or 'auto' [type=literal_error, input_value='required', input_type=str]");
+    }
+    if (req.messages.some((m) => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0 && (m.content === null || m.content === undefined))) {
+      return serverError('can only concatenate str (not "NoneType") to str');
+    }
+    return undefined;
+  },
+  choices: () => 1,
+};
+
+const openai: Profile = { refusal: () => undefined, choices: (n) => n };
+
+/**
+ * The profile named in a request path, and the path without it.
+ *
+ * @example
+ * splitProfile('/profile/llamacpp/v1/chat/completions') // { profile: llamacpp, path: '/v1/chat/completions' }
+ */
+export function splitProfile(path: string): { profile: Profile; path: string } | { unknown: string } {
+  const m = /^\/profile\/([^/]+)(\/.*)$/.exec(path);
+  if (!m) return { profile: openai, path };
+  if (m[1] === 'llamacpp') return { profile: llamacpp, path: m[2]! };
+  if (m[1] === 'openai') return { profile: openai, path: m[2]! };
+  return { unknown: m[1]! };
+}
