@@ -17,25 +17,25 @@ export const CODE_ERROR_KINDS = ['syntax', 'runtime', 'test', 'timeout', 'memory
 export type CodeErrorKind = (typeof CODE_ERROR_KINDS)[number];
 
 export const codeErrorSchema = z.object({
-  kind: z.enum(CODE_ERROR_KINDS),
-  message: z.string(),
+  kind: z.enum(CODE_ERROR_KINDS).describe('syntax, runtime, test (a failed assertion), timeout, memory, output (too much printed) or sandbox (could not start).'),
+  message: z.string().describe('What went wrong, as the engine or the test said it.'),
   /** 1-based line in the submitted code (not the test code) when the engine reports one. */
-  line: z.number().int().optional(),
+  line: z.number().int().optional().describe('The line of the submitted code, when known.'),
   /** The name of the failing test, when a test failed. */
-  test: z.string().optional(),
+  test: z.string().optional().describe('The failing test, when it has a name.'),
 });
 export type CodeError = z.infer<typeof codeErrorSchema>;
 
 export const codeOutcomeSchema = z.object({
-  ok: z.boolean(),
+  ok: z.boolean().describe('The code ran without error and every test passed.'),
   /** The value of the last expression (JSON-safe, stringified if not), when the engine gives one. */
-  result: z.unknown().optional(),
-  stdout: z.string(),
-  stderr: z.string(),
-  error: codeErrorSchema.optional(),
-  durationMs: z.number(),
+  result: z.unknown().optional().describe('The value of the last expression (JavaScript), when there is one.'),
+  stdout: z.string().describe('What the code printed (capped).'),
+  stderr: z.string().describe('What the code printed to stderr (capped).'),
+  error: codeErrorSchema.optional().describe('Why it did not succeed.'),
+  durationMs: z.number().describe('Time spent running the code in the engine.'),
   /** Tests run and passed, when test code was given (for the code evaluator). */
-  tests: z.object({ passed: z.number().int(), total: z.number().int() }).optional(),
+  tests: z.object({ passed: z.number().int().describe('Assertions that held.'), total: z.number().int().describe('Assertions run.') }).optional().describe('Assertions run and passed, when tests were given.'),
 });
 export type CodeOutcome = z.infer<typeof codeOutcomeSchema>;
 

@@ -40,7 +40,7 @@ export const CodeFixerResultSchema = z.object({
   success: z.boolean().describe('Whether an attempt ran without error and passed every test.'),
   code: z.string().optional().describe('The code of the chosen attempt (the passing one, else the best by the scoring).'),
   outcome: codeOutcomeSchema.optional().describe('What running that code produced.'),
-  attempts: z.array(z.object({ sampleId: z.number().int(), ok: z.boolean(), kind: z.string().optional(), tests: z.object({ passed: z.number().int(), total: z.number().int() }).optional() })).describe('Every attempt run in the sandbox: its sample, whether it passed, its error kind.'),
+  attempts: z.array(z.object({ sampleId: z.number().int().describe('Its sample in `tree`.'), ok: z.boolean().describe('Whether it passed.'), kind: z.string().optional().describe('Its error kind, when it failed.'), tests: z.object({ passed: z.number().int().describe('Assertions that held.'), total: z.number().int().describe('Assertions run.') }).optional().describe('Its test tally.') })).describe('Every attempt run in the sandbox: its sample, whether it passed, its error kind.'),
   activeSampleId: z.number().int().describe('The sample of the chosen attempt (a node id of `tree`).'),
   conversation: z.array(MessageSchema).describe("That sample's conversation: task, answers and feedback."),
   calls: z.number().int().describe('Samples drawn.'),
