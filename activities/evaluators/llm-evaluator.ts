@@ -2,7 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import type OpenAI from 'openai';
 import type { EvaluateResult } from '../../core/schemas/agent-activities';
 import type { Message, Usage } from '../../core/schemas/messages';
-import { classifyLlmError, LlmFailure } from '../llm/classify-error';
+import { LlmFailure } from '../llm/classify-error';
+import { compatCompletion } from '../llm/compat-completion';
+import { sharedCompat, type ProviderCompat } from '../llm/provider-compat';
 import type { LlmConfig } from '../llm/llm-config';
 import { EvaluatorFailure } from './evaluator-failures';
 import { combineEvaluations, parseEvaluation } from './parse-evaluation';
@@ -65,6 +67,8 @@ export interface LlmEvaluatorOptions {
   /** Sent as `x-grove-call-key`, so a server can tell a retry of this call from a new one. */
   callKey?: string;
   render?: RenderOptions;
+  /** What servers were found to refuse (default: the worker's shared memory). */
+  compat?: ProviderCompat;
 }
 
 export const EVALUATOR_DEFAULTS = { temperature: 0.7, nSamples: 1, maxTokens: 1024 } as const;
@@ -98,15 +102,7 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
     max_tokens: EVALUATOR_DEFAULTS.maxTokens,
     ...(n === 1 ? {} : { n }),
   };
-  let response: OpenAI.ChatCompletion;
-  try {
-    response = await opts.client.chat.completions.create(body, {
-      signal: opts.signal,
-      headers: opts.callKey ? { 'x-grove-call-key': opts.callKey } : undefined,
-    });
-  } catch (err) {
-    throw classifyLlmError(err, { baseURL: opts.config.baseURL, model });
-  }
+  const { response } = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), body, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey });
   if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
     throw ApplicationFailure.retryable(
       `the model endpoint at ${opts.config.baseURL} (model ${model}) sent an evaluation without choices`,

@@ -10,13 +10,19 @@ import type { MessageStore } from '../store/message-store';
 import { classifyLlmError, LlmFailure } from './classify-error';
 import type { LlmConfig } from './llm-config';
 import { createOpenAIClient } from './openai-client';
+import { compatCompletion } from './compat-completion';
+import { ProviderCompat, sharedCompat } from './provider-compat';
 
 export interface LlmActivityDeps {
   config: LlmConfig;
   store: MessageStore;
   /** An `openai` client to use instead of one built from `config` (tests, custom fetch). */
   client?: OpenAI;
+  /** What servers were found to refuse (shared by a worker's activities; default: a new one, preset from GROVE_LLM_COMPAT). */
+  compat?: ProviderCompat;
 }
+
+type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
 /**
  * The model-calling activities. Each takes references, rebuilds the conversation from the
@@ -32,6 +38,7 @@ export interface LlmActivityDeps {
 export function createLlmActivities(deps: LlmActivityDeps) {
   const { config, store } = deps;
   const client = deps.client ?? createOpenAIClient(config);
+  const compat = deps.compat ?? sharedCompat();
 
   async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
     const conversation = await resolveConversation(store, input.conversation);
@@ -41,17 +48,10 @@ export function createLlmActivities(deps: LlmActivityDeps) {
   async function complete(input: ChatActivityInput, conversation: Message[], key: string | undefined): Promise<ChatActivityResult> {
     const model = input.model ?? config.defaultModel;
     const messages = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
-    const body = { ...(input.params ?? {}), model, messages: messages.map(toWire) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
-    const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {
-      try {
-        return await client.chat.completions.create(body, {
-          signal: activityContext()?.cancellationSignal,
-          headers: key ? { 'x-grove-call-key': key } : undefined,
-        });
-      } catch (err) {
-        throw classifyLlmError(err, { baseURL: config.baseURL, model });
-      }
-    });
+    const body = { ...(input.params ?? {}), model, messages: messages.map(toWire) } as Body;
+    const { response, notes } = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
+      compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key }),
+    );
     if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
       throw ApplicationFailure.retryable(
         `the model endpoint at ${config.baseURL} (model ${model}) sent a completion without choices`,
@@ -63,7 +63,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       return { message, ref: messageRef(message), finishReason: choice.finish_reason ?? 'stop' };
     });
     await store.put(Object.fromEntries(choices.map((c) => [c.ref, c.message])), currentOwner());
-    return { choices, usage: usageOf(response.usage), model: response.model ?? model };
+    return { choices, usage: usageOf(response.usage), model: response.model ?? model, ...(notes.length ? { compat: notes } : {}) };
   }
 
   function llmEmbed(input: EmbedActivityInput): Promise<EmbedActivityResult> {

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import { LlmFailure } from '../../core/schemas/llm-failures';
+import { isValidationMessage } from './provider-compat';
 
 export { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 
@@ -54,6 +55,10 @@ export function classifyLlmError(err: unknown, ctx: CallContext): ApplicationFai
     if (status === 429 && code === 'insufficient_quota') {
       return fatal(`the account behind OPENAI_API_KEY has no quota left at ${ctx.baseURL} (${detail}): add credit or use another key`, LlmFailure.QuotaExceeded, err);
     }
+    if (status >= 500 && isValidationMessage(detail)) {
+      // A validation error sent as 5xx (llama.cpp, FastAPI servers): the same request fails the same way.
+      return fatal(`the model endpoint at ${where} rejected the request as invalid (${status}: ${detail}): check the call's options, or tell grove what this server refuses with GROVE_LLM_COMPAT`, LlmFailure.BadRequest, err);
+    }
     const delay = retryAfterMs(err.headers);
     if (status === 429) return retryable(`rate limited by ${where} (429: ${detail})`, LlmFailure.RateLimited, err, delay);
     return retryable(`the model endpoint at ${where} failed (${status || 'no status'}: ${detail})`, LlmFailure.ProviderError, err, delay);
@@ -79,7 +84,8 @@ function isContextLength(code: string, detail: string): boolean {
 function providerMessage(err: InstanceType<typeof OpenAI.APIError>): string {
   const body = err.error as { message?: unknown } | undefined;
   const text = typeof body?.message === 'string' ? body.message : err.message;
-  return text.replace(/^\d{3}\s+/, '').slice(0, 300);
+  // The whole message (capped): a provider's validation error is multi-line and its cause is at the end.
+  return text.replace(/^\d{3}\s+/, '').slice(0, 4_000);
 }
 
 function describeCause(err: Error): string {

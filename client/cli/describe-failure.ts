@@ -3,6 +3,8 @@ import { ApplicationFailure, TemporalFailure } from '@temporalio/client';
 /**
  * One line for a failed command: the first application failure of a workflow failure
  * ("model "x" was not found at ...: check the model name") rather than "Workflow execution failed".
+ * A multi-line message (a provider's validation error, whose cause is on its last line) is kept
+ * whole, its lines joined with " | ".
  */
 export function describeFailure(err: unknown): string {
   let message = err instanceof Error ? err.message : String(err);
@@ -13,5 +15,5 @@ export function describeFailure(err: unknown): string {
     }
     if (f instanceof TemporalFailure || f.name === 'WorkflowFailedError') message = f.message;
   }
-  return message.split('\n')[0];
+  return message.split('\n').map((l) => l.trim()).filter(Boolean).join(' | ');
 }

@@ -38,6 +38,8 @@ export interface ChatActivityResult {
   choices: ChatChoice[];
   usage: Usage;
   model: string;
+  /** What the worker did to get this answer from a server with quirks (e.g. "n=3 emulated by 3 requests"). */
+  compat?: string[];
 }
 
 export interface EmbedActivityInput {
