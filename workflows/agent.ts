@@ -1,4 +1,4 @@
-import { continueAsNew, defineQuery, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { continueAsNew, defineQuery, patched, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { AgentInputSchema, type AgentInput, type AgentOptions } from '../core/agents/agent-options';
 import { finalAnswer, includeTree, RESULT_TEXT_NODES, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
 import { bestNode, maxScore } from '../core/agents/best-node';
@@ -22,6 +22,9 @@ import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
 import { boundedBudget } from '../core/policy/operator-policy';
+
+/** Change id: the LLM evaluator defaults to the run's model. */
+export const EVALUATOR_RUN_MODEL = 'grove-evaluator-run-model';
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');
@@ -48,7 +51,13 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
   if (!carried) reportRun({ kind: `agent:${validated.algorithm}`, status: 'running' });
   const policy = await enforcePolicy('agent', validated).catch((err: unknown) => failRun(err));
   // Budgets the input leaves out default to the operator's ceilings: no search is unbounded.
-  const options: AgentOptions = policy ? { ...validated, budget: boundedBudget(validated.budget, policy) } : validated;
+  const bounded: AgentOptions = policy ? { ...validated, budget: boundedBudget(validated.budget, policy) } : validated;
+  // The LLM evaluator grades with the run's model unless told otherwise (runs started before kept the worker's default).
+  const evaluator = bounded.evaluator as { name: string; model?: string };
+  const options: AgentOptions =
+    evaluator.name === 'llm' && evaluator.model === undefined && bounded.model !== undefined && patched(EVALUATOR_RUN_MODEL)
+      ? ({ ...bounded, evaluator: { ...bounded.evaluator, model: bounded.model } } as AgentOptions)
+      : bounded;
   let input = raw;
   let state: SearchState | undefined;
   const final = (): FinalCounters =>
@@ -162,7 +171,8 @@ function agentResult(
     kind: 'agent',
     algorithm: options.algorithm,
     messages,
-    answer: finalAnswer(messages),
+    // Only a finished trajectory (a text answer, or a terminal tool's call) has an answer.
+    answer: state.tree.node(outcome.bestId).data.output ? finalAnswer(messages) : undefined,
     score: outcome.score,
     isSolution: outcome.isSolution,
     bestNodeId: outcome.bestId,

@@ -17,7 +17,7 @@ export const DEFAULT_AGENT_PROMPT =
 const EvaluatorSchema = z.union([
   z.strictObject({
     name: z.literal('llm').describe('The LLM evaluator: a model scores each trajectory 0-10 with its reasoning.'),
-    model: z.string().min(1).optional().describe("Its model (default the workers' GROVE_MODEL)."),
+    model: z.string().min(1).optional().describe("Its model (default the run's `model`, else the workers' GROVE_MODEL)."),
     nSamples: z.number().int().min(1).max(16).optional().describe('Scores averaged per evaluation (default 1).'),
     prompt: z.string().min(1).optional().describe('Its instructions, replacing the default.'),
     temperature: z.number().min(0).max(2).optional().describe('Its sampling temperature.'),

@@ -40,7 +40,7 @@ export const AgentResultSchema = z.object({
   kind: z.literal('agent').describe('Always "agent".'),
   algorithm: z.enum(ALGORITHMS).describe('The search algorithm that ran.'),
   messages: z.array(MessageSchema).describe('The best trajectory: the prompt, then every assistant message and tool result (OpenAI chat messages).'),
-  answer: z.string().optional().describe('The final answer: the text reply, or the argument of the final tool call.'),
+  answer: z.string().optional().describe('The final answer: the text reply, or the argument of the terminal tool call; absent when the best trajectory did not finish.'),
   score: z.number().describe("The best trajectory's evaluation, 0-1."),
   isSolution: z.boolean().describe('Whether it is a solution (score at least `threshold`, and a finished answer).'),
   bestNodeId: z.number().int().describe('Its node in `tree` (fork from a node with `grove fork --node N`).'),

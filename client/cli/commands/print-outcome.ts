@@ -38,7 +38,7 @@ export function printOutcome(outcome: RunOutcome, io: { out: (line: string) => v
   const result = outcome.result as Record<string, any>;
   const where = `workflow: ${workflowId}${opts.link ? `  ${opts.link}` : ''}`;
   if (result.kind === 'agent') {
-    io.out(result.answer ?? '(no answer)');
+    io.out(result.answer ?? '(no final answer: the best trajectory did not finish)');
     io.out(
       `\n${result.isSolution ? 'solved' : 'not solved'}: score ${result.score.toFixed(2)}, ${result.stop.kind} (${result.stop.message}); ` +
         `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.nodes} nodes`,
