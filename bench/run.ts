@@ -17,11 +17,12 @@ import { ui } from './benchmarks/ui';
 import { steering } from './benchmarks/steering';
 import { sandbox } from './benchmarks/sandbox';
 import { code } from './benchmarks/code';
+import { realModels } from './benchmarks/real-models';
 import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code];
+const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
