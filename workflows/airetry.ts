@@ -14,6 +14,8 @@ import { enforcePolicy } from './lib/operator-policy';
 
 /** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
 export const LINEAR_PATTERNS = 'grove-linear-patterns';
+/** Change id: extraction accepts ```json fences and quotes the schema in its feedback. */
+export const LENIENT_JSON = 'grove-lenient-json';
 
 /**
  * The ready-made self-fixing call for backend services: generate (or extract, or classify),
@@ -43,7 +45,8 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   };
   // Patterns in checks and schemas are matched in linear time; runs recorded before keep their engine.
   const patterns = patched(LINEAR_PATTERNS) ? 'linear' : 'native';
-  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), patterns);
+  // Fenced JSON accepted and the schema quoted in feedback; runs recorded before keep the strict parser.
+  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), patterns, patched(LENIENT_JSON));
   // A resume (`grove resume --model ... --max-calls ...`) changes the model and budget of the rounds still to come.
   onResume((overrides) => {
     if (overrides.model !== undefined) call.model = overrides.model;

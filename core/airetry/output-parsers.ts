@@ -26,6 +26,18 @@ export interface JsonOutputOptions {
   name?: string;
   /** 'json_schema' (structured output, default) or 'tool' (function calling, as the seeds' aiextract). */
   mode?: 'json_schema' | 'tool';
+  /**
+   * Accept an answer wrapped in a ```json fence (models without structured output often do
+   * that), and quote the JSON Schema (up to 800 characters) in the feedback of an answer that
+   * does not match it. Default false: runs recorded before keep their behaviour.
+   */
+  lenient?: boolean;
+}
+
+/** The JSON inside a ```json (or bare ```) fence, else the text itself. */
+export function unfenceJson(text: string): string {
+  const m = /```(?:json|JSON)?[^\n]*\n([\s\S]*?)```/.exec(text);
+  return m ? m[1]!.trim() : text;
 }
 
 /**
@@ -52,17 +64,22 @@ export function jsonOutput<S extends z.ZodType>(schema: S, opts: JsonOutputOptio
     parse(message) {
       const text = opts.mode === 'tool' ? message.tool_calls?.[0]?.function.arguments : message.content;
       if (text == null || text.trim() === '') return { ok: false, error: 'the answer is empty; answer with a JSON object' };
+      const schemaHint = opts.lenient ? ` The answer must be JSON matching this JSON Schema: ${truncated(JSON.stringify(jsonSchema), 800)}` : '';
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(opts.lenient ? unfenceJson(text) : text);
       } catch (err) {
-        return { ok: false, error: `the answer is not valid JSON (${(err as Error).message})` };
+        return { ok: false, error: `the answer is not valid JSON (${(err as Error).message}).${schemaHint}` };
       }
       const result = schema.safeParse(json);
       if (result.success) return { ok: true, value: result.data };
-      return { ok: false, error: result.error.issues.map((i) => `${formatIssuePath('', i.path).replace(/^\./, '') || '(root)'}: ${i.message}`).join('; ') };
+      return { ok: false, error: `${result.error.issues.map((i) => `${formatIssuePath('', i.path).replace(/^\./, '') || '(root)'}: ${i.message}`).join('; ')}${schemaHint ? `.${schemaHint}` : ''}` };
     },
   };
+}
+
+function truncated(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /**

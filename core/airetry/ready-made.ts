@@ -22,11 +22,11 @@ type Input = z.output<typeof AiretryInputSchema>;
  * @example
  * const call = callFromInput(AiretryInputSchema.parse(json), port, seededRandom(1));
  */
-export function callFromInput(input: Input, port: AICallPort, rng: RandomSource, patterns: PatternEngine = 'linear'): AICall<unknown> {
+export function callFromInput(input: Input, port: AICallPort, rng: RandomSource, patterns: PatternEngine = 'linear', lenientJson = true): AICall<unknown> {
   const from = input.fork ? forkedSamples(input.fork) : undefined;
   let prompt = input.messages ?? promptConversation({ prompt: input.prompt, system: input.system });
   let parser: OutputParser<unknown> = textOutput;
-  if (input.kind === 'extract') parser = jsonOutput(zodFromJsonSchema(input.schema as Record<string, unknown>, patterns), { name: 'output' });
+  if (input.kind === 'extract') parser = jsonOutput(zodFromJsonSchema(input.schema as Record<string, unknown>, patterns), { name: 'output', lenient: lenientJson });
   if (input.kind === 'classify') {
     parser = choiceOutput(input.choices!);
     prompt = classifyConversation(input.messages ?? input.prompt!, input.choices!, input.system);

@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import type { z } from 'zod';
 import { AICall } from '../../core/airetry/ai-call';
 import { choiceOutput, jsonOutput, textOutput, type JsonOutputOptions, type OutputParser } from '../../core/airetry/output-parsers';
@@ -9,6 +10,9 @@ import { userMessage, type ContentPart, type Message } from '../../core/schemas/
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import type { RetryConfigInput } from '../../core/schemas/retry-config';
 import { workflowPort, workflowRng } from './workflow-port';
+
+/** Change id: extraction accepts ```json fences and quotes the schema in its feedback. */
+const LENIENT_JSON = 'grove-lenient-json';
 
 export interface AiOptions {
   model?: string;
@@ -69,7 +73,8 @@ export function aiExtract<S extends z.ZodType>(
   schema: S,
   opts: AiOptions & JsonOutputOptions = {},
 ): AICall<z.output<S>> {
-  return lazyCall('extract', conversationOf(prompt, opts.system), jsonOutput(schema, opts), opts);
+  // Fenced JSON accepted and the schema quoted in feedback; runs recorded before keep the strict parser.
+  return lazyCall('extract', conversationOf(prompt, opts.system), jsonOutput(schema, { lenient: patched(LENIENT_JSON), ...opts }), opts);
 }
 
 /**
