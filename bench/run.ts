@@ -18,11 +18,12 @@ import { steering } from './benchmarks/steering';
 import { sandbox } from './benchmarks/sandbox';
 import { code } from './benchmarks/code';
 import { realModels } from './benchmarks/real-models';
+import { budgetCurve } from './benchmarks/budget-curve';
 import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels];
+const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -25,6 +25,8 @@ import { boundedBudget } from '../core/policy/operator-policy';
 
 /** Change id: the LLM evaluator defaults to the run's model. */
 export const EVALUATOR_RUN_MODEL = 'grove-evaluator-run-model';
+/** Change id: the last expansion shrinks to the calls left instead of stopping with budget unused. */
+export const ANYTIME_BUDGET = 'grove-anytime-budget';
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');
@@ -111,7 +113,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       last = { step: p.step, bestScore: p.bestScore };
       showDetails();
     };
-    const search = (ctx = new SearchContext(current, options, port));
+    const search = (ctx = new SearchContext(current, options, port, patched(ANYTIME_BUDGET)));
     setHandler(searchTreeQuery, () => current.tree.toJSON());
     setHandler(searchTreeTextQuery, () => formatSearchTree(current.tree));
     setHandler(searchProgressQuery, () => ({

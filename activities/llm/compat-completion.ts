@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { classifyLlmError } from './classify-error';
-import { adaptRequest, quirkFromRefusal, type ProviderCompat, type ProviderQuirks } from './provider-compat';
+import { adaptRequest, isValidationMessage, quirkFromRefusal, type ProviderCompat, type ProviderQuirks } from './provider-compat';
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
@@ -57,7 +57,9 @@ async function sendAdapted(client: OpenAI, quirks: ProviderQuirks, notes: string
     } catch (err) {
       const status = (err as { status?: number }).status;
       const message = err instanceof OpenAI.APIError ? providerText(err) : '';
-      const refusal = status !== undefined && status >= 400 && ![401, 403, 404, 429].includes(status);
+      // A refusal: a 4xx about the request, or a 5xx whose body is a validation error (a transient
+      // 5xx — overload, a crash — is retried by Temporal, never taken for an incompatibility).
+      const refusal = status !== undefined && status >= 400 && ![401, 403, 404, 408, 409, 429].includes(status) && (status < 500 || isValidationMessage(message));
       const quirk = refusal ? quirkFromRefusal(message, adapted, quirks) : undefined;
       if (!quirk) throw classifyLlmError(err, { baseURL: opts.baseURL, model: body.model });
       quirks[quirk] = true;

@@ -49,6 +49,12 @@ export class SearchContext {
     readonly state: SearchState,
     readonly options: AgentOptions,
     readonly port: AgentPort,
+    /**
+     * Anytime budgets: when a whole expansion no longer fits in `maxCalls`, the last one asks for
+     * fewer candidates (each scored by one LLM evaluation) instead of stopping with budget left.
+     * The workflow turns it on behind a patch, so runs recorded before keep stopping early.
+     */
+    readonly anytime = true,
   ) {
     this.rules = { threshold: options.threshold, maxDepth: options.maxDepth, toolChoice: options.toolChoice, specs: state.specs };
   }
@@ -111,6 +117,23 @@ export class SearchContext {
       startedAtMs: this.state.startedAtMs,
     });
     return stop ? { kind: stop.kind as SearchStop['kind'], message: stop.message } : undefined;
+  }
+
+  /**
+   * How many candidates the next expansion may ask for: `bFactor` when the whole expansion fits
+   * the call budget; with anytime budgets, fewer when only a smaller one fits (at least one
+   * candidate and its evaluation); otherwise the search stops.
+   */
+  affordableCandidates(): number {
+    const full = this.expansionCalls();
+    if (!this.anytime || !this.budgetStop(full)) {
+      this.ensureBudget(full);
+      return this.bFactor;
+    }
+    const perChild = full > 1 ? 1 : 0;
+    for (let k = this.bFactor - 1; k >= 1; k--) if (!this.budgetStop(1 + perChild * k)) return k;
+    this.ensureBudget(full);
+    return this.bFactor;
   }
 
   ensureBudget(plannedCalls: number): void {
@@ -215,12 +238,12 @@ export class SearchContext {
   async expand(nodeId: number): Promise<number[]> {
     const node = this.node(nodeId);
     if (this.isTerminal(nodeId)) return [];
-    this.ensureBudget(this.expansionCalls());
+    const k = this.affordableCandidates();
     const offered = await this.offeredTools(nodeId);
     const input = trajectoryInput(this.tree, nodeId);
     const result = await this.port.chat(
-      { conversation: input, model: this.options.model, params: this.candidateParams(offered), system: this.system(nodeId), runId: `n${nodeId}` },
-      `expand n${nodeId} (depth ${node.depth}): ${this.bFactor} candidate${this.bFactor === 1 ? '' : 's'}`,
+      { conversation: input, model: this.options.model, params: this.candidateParams(offered, k), system: this.system(nodeId), runId: `n${nodeId}` },
+      `expand n${nodeId} (depth ${node.depth}): ${k} candidate${k === 1 ? '' : 's'}${k < this.bFactor ? ' (the rest of the budget)' : ''}`,
     );
     markWritten(this.tree, nodeId, input);
     this.state.counters.llmCalls += 1;
@@ -228,7 +251,7 @@ export class SearchContext {
     this.spend(result.usage);
 
     const refs = new Map(result.choices.map((c) => [c.message, c.ref] as const));
-    const chosen = selectCandidates(result.choices.map((c) => c.message), this.bFactor);
+    const chosen = selectCandidates(result.choices.map((c) => c.message), k);
     const children = await mapLimit(chosen, this.options.maxConcurrency, (message, i) =>
       this.buildChild(nodeId, message, refs.get(message)!, offered, `${i + 1}/${chosen.length}`),
     );
@@ -339,11 +362,11 @@ export class SearchContext {
     return active;
   }
 
-  private candidateParams(offered: string[]): ChatParams {
+  private candidateParams(offered: string[], n = this.bFactor): ChatParams {
     const tools: ToolDefinition[] = this.state.specs
       .filter((s) => offered.includes(s.name))
       .map((s) => ({ type: 'function', function: { name: s.name, description: s.description, parameters: s.parameters, ...(s.strict ? { strict: true } : {}) } }));
-    const params: ChatParams = { ...(this.options.apiKwargs ?? {}), n: this.bFactor };
+    const params: ChatParams = { ...(this.options.apiKwargs ?? {}), n };
     params.temperature = this.options.apiKwargs?.temperature ?? 1;
     if (this.options.seed !== undefined) params.seed = this.options.seed;
     if (tools.length > 0) {

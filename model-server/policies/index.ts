@@ -12,6 +12,7 @@ import { echoPolicy } from './echo';
 import { foodExtractorPolicy } from './food-extractor';
 import { multiplierJudgePolicy } from './multiplier-judge';
 import { multiplierPolicy } from './multiplier';
+import { noisyJudgePolicy } from './noisy-judge';
 import { numberGuesserPolicy } from './number-guesser';
 
 export const BUILT_IN_POLICIES: readonly ChatPolicy[] = [
@@ -25,6 +26,7 @@ export const BUILT_IN_POLICIES: readonly ChatPolicy[] = [
   multiplierJudgePolicy,
   conciergePolicy,
   codeWriterPolicy,
+  noisyJudgePolicy,
 ];
 
 export {
@@ -37,5 +39,6 @@ export {
   foodExtractorPolicy,
   multiplierJudgePolicy,
   multiplierPolicy,
+  noisyJudgePolicy,
   numberGuesserPolicy,
 };

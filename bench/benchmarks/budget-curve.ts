@@ -1,0 +1,105 @@
+import { createGroveActivities } from '../../activities/grove-activities';
+import { inProcessAgentPort } from '../../activities/in-process/ports';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
+import { AgentInputSchema, type Algorithm } from '../../core/agents/agent-options';
+import { trajectoryInput } from '../../core/agents/path-book';
+import { runSearch, type SearchOutcome } from '../../core/agents/run-search';
+import { SearchContext } from '../../core/agents/search-context';
+import { SearchState } from '../../core/agents/search-state';
+import { promptConversation } from '../../core/schemas/prompt-conversation';
+import { checkMultiplication, multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
+import { exampleTools } from '../../examples/tools';
+import { inProcessOpenAI } from '../../model-server';
+import type { Benchmark, Row } from '../lib/benchmark';
+
+const LLM = { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'multiplier-judge', timeoutMs: 1000, heartbeatIntervalMs: 1000, sendCallKey: false };
+const BUDGETS = [10, 15, 20, 30, 60];
+const ALGORITHMS: Algorithm[] = ['mcts', 'astar', 'beam', 'greedy', 'cot'];
+const JUDGES = [
+  { name: 'oracle (multiplier-judge, recomputes every step)', model: 'multiplier-judge' },
+  { name: 'noisy LLM-like judge (noisy-judge)', model: 'noisy-judge' },
+];
+
+/**
+ * Solve rate against the call budget B, with 95 % Wilson intervals over many seeds, for every
+ * algorithm, under the oracle judge and under a judge with realistic error (`noisy-judge`: it
+ * reads the trajectory only, noisy, misreads, biased toward confident answers). "Solved" is the
+ * truth — the best trajectory's final answer is the right number (checked by recomputation
+ * here, in the benchmark, never by the judge) — not what the search believes. MCTS also runs
+ * without anytime budgets (the last expansion refused instead of shrunk), as an ablation.
+ * Seeds: GROVE_BENCH_SEEDS (default 100; 30 with --quick).
+ */
+export const budgetCurve: Benchmark = {
+  name: 'budget-curve',
+  title: 'Solved (true final answer) vs call budget B, multiplication task, p = 0.2, guess = 0.3',
+  needsTemporal: false,
+  async run(env) {
+    const seeds = Number(process.env.GROVE_BENCH_SEEDS ?? (env.quick ? 30 : 100));
+    const tables: { title: string; rows: Row[] }[] = [];
+    const data: Record<string, unknown>[] = [];
+    for (const judge of JUDGES) {
+      const rows: Row[] = [];
+      const variants: Array<{ label: string; algorithm: Algorithm; anytime: boolean }> = [
+        ...ALGORITHMS.map((algorithm) => ({ label: algorithm, algorithm, anytime: true })),
+        { label: 'mcts, no anytime budget', algorithm: 'mcts', anytime: false },
+      ];
+      for (const v of variants) {
+        const row: Row = { algorithm: v.label };
+        for (const budget of BUDGETS) {
+          let solved = 0;
+          let calls = 0;
+          for (let seed = 0; seed < seeds; seed++) {
+            const r = await search(seed, v.algorithm, judge.model, budget, v.anytime);
+            solved += r.solved ? 1 : 0;
+            calls += r.calls;
+          }
+          const [lo, hi] = wilson(solved, seeds);
+          row[`B=${budget}`] = `${solved}/${seeds} [${lo}–${hi}]`;
+          data.push({ judge: judge.model, algorithm: v.label, budget, seeds, solved, meanCalls: calls / seeds, ci95: [lo, hi] });
+        }
+        rows.push(row);
+      }
+      tables.push({ title: `${judge.name}: solved of ${seeds} seeds [95 % Wilson interval, %]`, rows });
+    }
+    return {
+      tables,
+      data: { seeds, budgets: BUDGETS, results: data },
+      notes: [
+        'The scripted player errs on 20 % of its tool calls and guesses the final number early 30 % of the time; bFactor 3, maxDepth 8, the LLM evaluator is the named judge.',
+        'Anytime budgets: when a whole expansion (1 candidates call + 1 evaluation per candidate) does not fit, the last one asks for fewer candidates instead of stopping.',
+        'The player does not read reflections: reflection has no effect here (measuring it needs a player that responds to them).',
+      ],
+    };
+  },
+};
+
+async function search(seed: number, algorithm: Algorithm, judge: string, maxCalls: number, anytime: boolean): Promise<{ solved: boolean; calls: number }> {
+  const activities = createGroveActivities({ llm: LLM, store: new MemoryMessageStore(), client: inProcessOpenAI({ seed }), tools: exampleTools, evaluators: [multiplicationChecker] });
+  const port = inProcessAgentPort(activities);
+  const options = AgentInputSchema.parse({
+    algorithm,
+    prompt: 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).',
+    tools: ['multiply', 'final_answer'],
+    model: 'multiplier?p=0.2&guess=0.3',
+    evaluator: { name: 'llm', model: judge },
+    maxDepth: 8,
+    maxRollouts: 1000,
+    seed,
+    budget: { maxCalls },
+  });
+  const state = SearchState.create(promptConversation({ prompt: options.prompt, system: null }), await port.describeTools(options.tools), 0);
+  const outcome = (await runSearch(new SearchContext(state, options, port, anytime))) as SearchOutcome;
+  const messages = await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
+  return { solved: checkMultiplication(messages).score === 1, calls: state.counters.llmCalls };
+}
+
+/** 95 % Wilson score interval, in whole percent. */
+function wilson(k: number, n: number): [number, number] {
+  if (n === 0) return [0, 0];
+  const z = 1.96;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.round(100 * Math.max(0, c - h)), Math.round(100 * Math.min(1, c + h))];
+}
