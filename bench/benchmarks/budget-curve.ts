@@ -13,7 +13,7 @@ import { inProcessOpenAI } from '../../model-server';
 import type { Benchmark, Row } from '../lib/benchmark';
 
 const LLM = { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'multiplier-judge', timeoutMs: 1000, heartbeatIntervalMs: 1000, sendCallKey: false };
-const BUDGETS = [10, 15, 20, 30, 60];
+const BUDGETS = [10, 15, 18, 20, 30, 60];
 const ALGORITHMS: Algorithm[] = ['mcts', 'astar', 'beam', 'greedy', 'cot'];
 const JUDGES = [
   { name: 'oracle (multiplier-judge, recomputes every step)', model: 'multiplier-judge' },
