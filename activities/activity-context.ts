@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { msOptionalToNumber } from '@temporalio/common/lib/time';
 
 /**
  * The current activity's context, or undefined when the function runs outside a Temporal
@@ -10,6 +11,11 @@ export function activityContext(): Context | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The current activity's longest retry interval (its retry policy's `maximumInterval`), when known. */
+export function activityMaxRetryIntervalMs(): number | undefined {
+  return msOptionalToNumber(activityContext()?.info.retryPolicy?.maximumInterval);
 }
 
 /**

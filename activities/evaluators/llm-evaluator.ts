@@ -77,8 +77,9 @@ export const EVALUATOR_DEFAULTS = { temperature: 0.7, nSamples: 1, maxTokens: 10
  * grove's default evaluator (Saplings' `Evaluator`, improved): ONE chat call with
  * `n = nSamples`, the prompt as system message and the trajectory rendered as text
  * (`renderTrajectory`), a strict json_schema for `{reasoning, score}`, temperature 0.7 and
- * max_tokens 1024. Each sample is read by `parseEvaluation` (malformed answers are repaired or
- * default to 5/10, never fail the search); the score is the mean (`combineEvaluations`). Model
+ * max_tokens 1024 (a sample cut off before its score is asked again once with 4096). Each sample
+ * is read by `parseEvaluation` (malformed answers are repaired or default to 5/10, never fail the
+ * search); the score is the mean (`combineEvaluations`). Model
  * errors are classified like chat calls (`classifyLlmError`): 401/404 fail fast, 429/5xx retry.
  * `n` is sent only when above 1 (1 is every provider's default, and a few servers reject the
  * field); a provider that ignores `n` and returns fewer choices is scored on the choices it returned.
@@ -110,8 +111,25 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
     );
   }
   const choices = [...response.choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-  const combined = combineEvaluations(choices.map((c) => parseEvaluation(sampleText(c.message))));
-  return { ...combined, usage: usageOf(response.usage) };
+  const parsed = choices.map((c) => parseEvaluation(sampleText(c.message)));
+  // A sample cut off by max_tokens before its score: asked again once, with four times the room
+  // (a verbose model must not turn into a silent 5/10).
+  const cut = parsed.flatMap((p, i) => (!p.usable && choices[i]!.finish_reason === 'length' ? [i] : []));
+  let usage = usageOf(response.usage);
+  if (cut.length > 0) {
+    const retry = { ...body, max_tokens: 4 * EVALUATOR_DEFAULTS.maxTokens, ...(cut.length === 1 ? { n: undefined } : { n: cut.length }) };
+    const again = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), retry, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey });
+    const redo = [...(again.response?.choices ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+    cut.forEach((at, k) => {
+      if (redo[k]) parsed[at] = parseEvaluation(sampleText(redo[k].message));
+    });
+    usage = addUsage(usage, usageOf(again.response?.usage));
+  }
+  return { ...combineEvaluations(parsed), usage };
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens };
 }
 
 /** The sample's text: its content, else the arguments of a tool call (a provider that forces one), else a refusal. */

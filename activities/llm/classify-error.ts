@@ -2,19 +2,24 @@ import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import { LlmFailure } from '../../core/schemas/llm-failures';
 import { isValidationMessage } from './provider-compat';
+import { activityMaxRetryIntervalMs } from '../activity-context';
 
 export { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 
 export interface CallContext {
   baseURL: string;
   model: string;
+  /** Longest retry delay a `Retry-After` may ask for (default: the current activity's `maximumInterval`). */
+  maxRetryDelayMs?: number;
 }
 
 /**
  * Turns whatever the `openai` SDK threw into an `ApplicationFailure` with a stable type and
  * a message that says what to fix. 400/401/403/404/422, context-length and quota errors are
  * non-retryable; 429, 5xx, timeouts and network errors are retryable, and a `Retry-After`
- * header becomes the next retry delay.
+ * header becomes the next retry delay, capped at the retry policy's maximum interval (the run's
+ * `llm.maxRetryIntervalMs`): a provider asking for an hour must not park a run beyond what its
+ * owner allowed.
  *
  * @example
  * try { await client.chat.completions.create(body) } catch (err) { throw classifyLlmError(err, ctx) }
@@ -59,7 +64,9 @@ export function classifyLlmError(err: unknown, ctx: CallContext): ApplicationFai
       // A validation error sent as 5xx (llama.cpp, FastAPI servers): the same request fails the same way.
       return fatal(`the model endpoint at ${where} rejected the request as invalid (${status}: ${detail}): check the call's options, or tell grove what this server refuses with GROVE_LLM_COMPAT`, LlmFailure.BadRequest, err);
     }
-    const delay = retryAfterMs(err.headers);
+    const asked = retryAfterMs(err.headers);
+    const cap = ctx.maxRetryDelayMs ?? activityMaxRetryIntervalMs();
+    const delay = asked === undefined || cap === undefined ? asked : Math.min(asked, cap);
     if (status === 429) return retryable(`rate limited by ${where} (429: ${detail})`, LlmFailure.RateLimited, err, delay);
     return retryable(`the model endpoint at ${where} failed (${status || 'no status'}: ${detail})`, LlmFailure.ProviderError, err, delay);
   }

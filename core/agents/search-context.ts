@@ -36,6 +36,12 @@ export const REFLECTION_INSTRUCTION =
 const MAX_REFLECTIONS = 3;
 
 /**
+ * Default `max_tokens` of a candidate step (override with `apiKwargs.max_tokens`). Without a
+ * ceiling a small model answered one step with ~1,000 words, paid for in every expansion.
+ */
+export const CANDIDATE_MAX_TOKENS = 512;
+
+/**
  * The operations every search algorithm is built from — expand a node, reflect on a failed
  * trajectory, check the budget — over one search state and one port. Deterministic given the
  * port's answers.
@@ -368,6 +374,8 @@ export class SearchContext {
       .map((s) => ({ type: 'function', function: { name: s.name, description: s.description, parameters: s.parameters, ...(s.strict ? { strict: true } : {}) } }));
     const params: ChatParams = { ...(this.options.apiKwargs ?? {}), n };
     params.temperature = this.options.apiKwargs?.temperature ?? 1;
+    // One step of a trajectory, not an essay: a default ceiling unless apiKwargs sets its own.
+    if (params.max_tokens === undefined && params.max_completion_tokens === undefined) params.max_tokens = CANDIDATE_MAX_TOKENS;
     if (this.options.seed !== undefined) params.seed = this.options.seed;
     if (tools.length > 0) {
       params.tools = tools;

@@ -1,4 +1,4 @@
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { describeFailure } from '../../client/cli/describe-failure';
 import { integrationSuite } from '../support/integration-suite';
 import { groveClient, testLlmConfig, uniqueTaskQueue } from '../support/temporal-env';
@@ -25,7 +25,7 @@ test('generate runs one model call through the openai SDK and returns the answer
 test('a 429 with Retry-After is retried after that delay and the run succeeds', async () => {
   suite.model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 429, retryAfterSeconds: 1 } });
   const result = await withWorker(async (tq) => {
-    const handle = await groveClient(suite.env, tq).start('generate', { prompt: 'again', model: 'echo', llm: { ...fastRetries, initialRetryMs: 50 } });
+    const handle = await groveClient(suite.env, tq).start('generate', { prompt: 'again', model: 'echo', llm: { ...fastRetries, initialRetryMs: 50, maxRetryIntervalMs: 5_000 } });
     return { ...(await handle.result()), history: await handle.fetchHistory() };
   });
   expect(result.output).toBe('Echo: again');
@@ -33,13 +33,31 @@ test('a 429 with Retry-After is retried after that delay and the run succeeds', 
   expect(stats).toMatchObject({ received: 2, failed: 1, completed: 1 });
   // The retry waited for Retry-After (1 s), not the 50 ms backoff: the activity's start and
   // completion are at least a second apart in workflow history.
-  const events = result.history.events ?? [];
-  const scheduled = events.find((e: (typeof events)[number]) => e.activityTaskScheduledEventAttributes)!;
-  const completed = events.find((e: (typeof events)[number]) => e.activityTaskCompletedEventAttributes)!;
+  expect(callMs(result.history)).toBeGreaterThanOrEqual(950);
+});
+
+test("a Retry-After longer than the run's llm.maxRetryIntervalMs waits only that long", async () => {
+  suite.model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 429, retryAfterSeconds: 3_600 } });
+  const result = await withWorker(async (tq) => {
+    const handle = await groveClient(suite.env, tq).start('generate', { prompt: 'capped', model: 'echo', llm: { ...fastRetries, maxRetryIntervalMs: 300 } });
+    return { ...(await handle.result()), history: await handle.fetchHistory() };
+  });
+  expect(result.output).toBe('Echo: capped');
+  expect(suite.model.stats().byModel.echo).toMatchObject({ received: 2, failed: 1, completed: 1 });
+  const waited = callMs(result.history);
+  expect(waited).toBeGreaterThanOrEqual(250);
+  expect(waited).toBeLessThan(30_000); // the hour the provider asked for was not taken
+});
+
+/** Milliseconds from the first activity's scheduling to its completion, from workflow history. */
+function callMs(history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>): number {
+  const events = history.events ?? [];
+  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes)!;
+  const completed = events.find((e) => e.activityTaskCompletedEventAttributes)!;
   type EventTime = NonNullable<typeof scheduled.eventTime>;
   const millis = (t: EventTime | null | undefined) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
-  expect(millis(completed.eventTime) - millis(scheduled.eventTime)).toBeGreaterThanOrEqual(950);
-});
+  return millis(completed.eventTime) - millis(scheduled.eventTime);
+}
 
 test('a 500 is retried', async () => {
   suite.model.addFault({ match: { model: 'echo' }, action: { kind: 'status', status: 500 }, times: 2 });

@@ -80,10 +80,16 @@ const inspector: ChatPolicy = {
   },
 };
 
+/** Reasons at length (about 1,500 tokens) before its score, like a chatty small model. */
+const verboseJudge: ChatPolicy = {
+  name: 'verbose-judge',
+  respond: (_req, ctx) => Array.from({ length: ctx.n }, () => ({ content: JSON.stringify({ reasoning: 'The agent multiplied carefully. '.repeat(190), score: 7 }) })),
+};
+
 let server: ModelServer;
 let config: LlmConfig;
 beforeAll(async () => {
-  server = await startModelServer({ policies: [sloppyJudge, inspector] });
+  server = await startModelServer({ policies: [sloppyJudge, inspector, verboseJudge] });
   config = llmConfigFromEnv({}, { baseURL: server.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge', sendCallKey: true });
 });
 afterAll(() => server.close());
@@ -153,6 +159,14 @@ describe('the llm evaluator through the scripted model server', () => {
       reasoning: 'The agent is nearly done. Score: 9',
       repaired: true,
     });
+  });
+
+  test('a sample cut off by max_tokens before its score is asked again once with more room, not defaulted to 5/10', async () => {
+    const result = await setup(partialTrajectory()).evaluate({ name: 'llm', model: 'verbose-judge', nSamples: 2 });
+    expect(result).toMatchObject({ samples: [0.7, 0.7], score: 0.7 });
+    const requests = server.stats().requests;
+    expect(requests.map((r) => r.n)).toEqual([2, 2]);
+    expect(result.usage.completionTokens).toBeGreaterThan(2 * 1024); // both requests are counted
   });
 
   test('the request: system prompt, the trajectory as text in one user message, strict json_schema, temperature 0.7, max_tokens 1024, no tools', async () => {

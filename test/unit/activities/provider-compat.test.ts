@@ -77,3 +77,12 @@ test('a validation error sent as 500 is not retried and keeps the whole provider
   const busy = classifyLlmError(OpenAI.APIError.generate(503, { error: { message: 'server overloaded' } }, undefined, new Headers()), { baseURL: 'http://h/v1', model: 'm' }) as ApplicationFailure;
   expect(busy.nonRetryable).toBe(false);
 });
+
+test("a Retry-After is honoured up to the run's longest retry interval, not beyond", () => {
+  const limited = (seconds: number) => OpenAI.APIError.generate(429, { error: { message: 'slow down' } }, undefined, new Headers({ 'retry-after': String(seconds) }));
+  const ctx = { baseURL: 'http://h/v1', model: 'm', maxRetryDelayMs: 60_000 };
+  expect((classifyLlmError(limited(3_600), ctx) as ApplicationFailure).nextRetryDelay).toBe(60_000);
+  expect((classifyLlmError(limited(5), ctx) as ApplicationFailure).nextRetryDelay).toBe(5_000);
+  // Outside an activity and with no cap given, the provider's delay stands.
+  expect((classifyLlmError(limited(3_600), { baseURL: 'http://h/v1', model: 'm' }) as ApplicationFailure).nextRetryDelay).toBe(3_600_000);
+});
