@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/common';
+import { fitToWindow } from '../../core/conversation/fit-window';
 import { messageRef } from '../../core/hash/refs';
 import type { ChatActivityInput, ChatActivityResult, ChatChoice, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
 import type { AssistantMessage, Message, Usage } from '../../core/schemas/messages';
@@ -24,6 +25,9 @@ export interface LlmActivityDeps {
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
+/** Room kept for the answer when a call sets no max_tokens and the window is known. */
+const DEFAULT_ANSWER_ROOM = 1024;
+
 /**
  * The model-calling activities. Each takes references, rebuilds the conversation from the
  * message store, calls the endpoint once (the SDK's own retries are off: Temporal retries,
@@ -47,8 +51,9 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
   async function complete(input: ChatActivityInput, conversation: Message[], key: string | undefined): Promise<ChatActivityResult> {
     const model = input.model ?? config.defaultModel;
-    const messages = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
-    const body = { ...(input.params ?? {}), model, messages: messages.map(toWire) } as Body;
+    const whole = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
+    const fit = fitted(whole, input.params);
+    const body = { ...(input.params ?? {}), model, messages: fit.messages.map(toWire) } as Body;
     const { response, notes } = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
       compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key }),
     );
@@ -63,7 +68,15 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       return { message, ref: messageRef(message), finishReason: choice.finish_reason ?? 'stop' };
     });
     await store.put(Object.fromEntries(choices.map((c) => [c.ref, c.message])), currentOwner());
+    if (fit.elided + fit.dropped > 0) notes.unshift(`context: ${fit.elided} old tool output(s) elided and ${fit.dropped} message(s) left out to fit ${config.contextTokens} tokens`);
     return { choices, usage: usageOf(response.usage), model: response.model ?? model, ...(notes.length ? { compat: notes } : {}) };
+  }
+
+  /** The conversation fitted to the model's window, less the room the answer may take. */
+  function fitted(messages: Message[], params: ChatActivityInput['params']) {
+    if (!config.contextTokens) return { messages, elided: 0, dropped: 0 };
+    const answer = params?.max_completion_tokens ?? params?.max_tokens ?? DEFAULT_ANSWER_ROOM;
+    return fitToWindow(messages, Math.max(config.contextTokens - answer, 0));
   }
 
   function llmEmbed(input: EmbedActivityInput): Promise<EmbedActivityResult> {

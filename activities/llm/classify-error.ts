@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import { LlmFailure } from '../../core/schemas/llm-failures';
 import { isValidationMessage } from './provider-compat';
-import { activityMaxRetryIntervalMs } from '../activity-context';
+import { activityContext, activityMaxRetryIntervalMs } from '../activity-context';
 
 export { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 
@@ -52,7 +52,12 @@ export function classifyLlmError(err: unknown, ctx: CallContext): ApplicationFai
       return fatal(`model "${ctx.model}" was not found at ${ctx.baseURL} (404: ${detail}): check the model name (GROVE_MODEL or the run's model option) and OPENAI_BASE_URL`, LlmFailure.ModelNotFound, err);
     }
     if ((status === 400 || status === 413) && isContextLength(code, detail)) {
-      return fatal(`the conversation is longer than model ${ctx.model} accepts (${detail}): shorten the prompt, truncate the conversation, or use a model with a larger context`, LlmFailure.ContextLength, err);
+      const run = activityContext()?.info.workflowExecution?.workflowId;
+      return fatal(
+        `${run ? `run ${run}: ` : ''}the conversation is longer than model ${ctx.model} accepts (${detail}): set GROVE_CONTEXT_TOKENS on the workers to the model's window (grove then drops the oldest tool outputs first), lower max_tokens, shorten the prompt, or use a model with a larger context`,
+        LlmFailure.ContextLength,
+        err,
+      );
     }
     if (status === 400 || status === 422 || status === 413) {
       return fatal(`the model endpoint at ${where} rejected the request (${status}: ${detail})${err.param ? `; parameter: ${err.param}` : ''}: check the call's options`, LlmFailure.BadRequest, err);

@@ -5,7 +5,8 @@ import { redactUrl } from '../store/store-errors';
  * Where the worker's model calls go. From the environment by default:
  * `OPENAI_BASE_URL` (any OpenAI-compatible endpoint: OpenAI, vLLM, llama.cpp, Ollama, LiteLLM),
  * `OPENAI_API_KEY`, `GROVE_MODEL` (the model when a run names none) and
- * `GROVE_LLM_TIMEOUT_MS` (per HTTP request). Keys stay on the worker: runs name a model, never a
+ * `GROVE_LLM_TIMEOUT_MS` (per HTTP request) and `GROVE_CONTEXT_TOKENS` (the model's context
+ * window: conversations are fitted to it before each call). Keys stay on the worker: runs name a model, never a
  * key, so no secret reaches workflow history.
  */
 export interface LlmConfig {
@@ -13,6 +14,12 @@ export interface LlmConfig {
   apiKey: string;
   defaultModel: string;
   timeoutMs: number;
+  /**
+   * The model's context window in tokens, when known: each conversation is fitted to it (less
+   * the answer's `max_tokens`) before it is sent — oldest tool outputs first (`fitToWindow`).
+   * Unset: conversations are sent whole.
+   */
+  contextTokens?: number;
   /** How often a waiting call heartbeats, so a dead worker's call is retried quickly. */
   heartbeatIntervalMs: number;
   /**
@@ -30,6 +37,7 @@ const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   GROVE_MODEL: z.string().min(1).optional(),
   GROVE_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  GROVE_CONTEXT_TOKENS: z.coerce.number().int().min(256).optional(),
   GROVE_SEND_CALL_KEY: z.enum(['0', '1', 'true', 'false']).optional(),
 });
 
@@ -74,6 +82,7 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides
     apiKey,
     defaultModel: overrides.defaultModel ?? e.GROVE_MODEL ?? 'gpt-4o-mini',
     timeoutMs: overrides.timeoutMs ?? e.GROVE_LLM_TIMEOUT_MS ?? 300_000,
+    contextTokens: overrides.contextTokens ?? e.GROVE_CONTEXT_TOKENS,
     heartbeatIntervalMs: overrides.heartbeatIntervalMs ?? 2_000,
     sendCallKey: overrides.sendCallKey ?? (e.GROVE_SEND_CALL_KEY === '1' || e.GROVE_SEND_CALL_KEY === 'true'),
   };

@@ -1,6 +1,6 @@
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { startModelServer } from '../../model-server';
-import { createLocalModelPolicy } from '../../model-server/local/local-model-policy';
+import { createLocalModelPolicy, LOCAL_CONTEXT_TOKENS } from '../../model-server/local/local-model-policy';
 import { ensureLocalModelFile, LOCAL_MODEL_NAME } from './local-model-file';
 
 export interface ModelTarget {
@@ -39,7 +39,12 @@ export async function ensureModel(opts: { log?: (line: string) => void; env?: No
     return { llm, kind: 'scripted', scripted: true, stop: () => server.close() };
   }
   const local = await startLocalModel({ log, env, port });
-  const llm = llmConfigFromEnv({ ...env, OPENAI_BASE_URL: local.baseURL, GROVE_MODEL: env.GROVE_MODEL ?? LOCAL_MODEL_NAME });
+  const llm = llmConfigFromEnv({
+    ...env,
+    OPENAI_BASE_URL: local.baseURL,
+    GROVE_MODEL: env.GROVE_MODEL ?? LOCAL_MODEL_NAME,
+    GROVE_CONTEXT_TOKENS: env.GROVE_CONTEXT_TOKENS ?? String(LOCAL_CONTEXT_TOKENS),
+  });
   return { llm, kind: 'local', scripted: false, stop: local.close };
 }
 

@@ -2,6 +2,9 @@ import type { AsyncChatPolicy, ChatRequest, PolicyReply } from '../types';
 import { grammarSchema } from './grammar-schema';
 import { toLlamaHistory } from './llama-history';
 
+/** The local model's context window, in tokens (workers using it fit conversations to it). */
+export const LOCAL_CONTEXT_TOKENS = 2048;
+
 export interface LocalModelOptions {
   /** The GGUF file (see `ensureLocalModelFile`). */
   modelPath: string;
@@ -42,7 +45,7 @@ export async function createLocalModelPolicy(opts: LocalModelOptions): Promise<L
   const { getLlama, LlamaChatSession } = await importEsm('node-llama-cpp');
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath: opts.modelPath });
-  const context = await model.createContext({ contextSize: opts.contextSize ?? 2048, threads: opts.threads ?? 2, sequences: 1 });
+  const context = await model.createContext({ contextSize: opts.contextSize ?? LOCAL_CONTEXT_TOKENS, threads: opts.threads ?? 2, sequences: 1 });
   const session = new LlamaChatSession({ contextSequence: context.getSequence() });
   const defaultMaxTokens = opts.defaultMaxTokens ?? 256;
   let queue: Promise<unknown> = Promise.resolve();

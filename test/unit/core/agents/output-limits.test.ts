@@ -7,9 +7,9 @@ async function paramsSeen(apiKwargs?: ChatParams) {
   const env = inProcessAgent({ seed: 1 });
   const seen: Array<{ runId?: string; params?: ChatParams }> = [];
   const chat = env.port.chat;
-  env.port.chat = (input) => {
+  env.port.chat = (input, summary) => {
     seen.push({ runId: input.runId, params: input.params });
-    return chat(input);
+    return chat(input, summary);
   };
   await searchInProcess(quickstartInput({ budget: { maxCalls: 30 }, model: 'multiplier?p=0.5&guess=0.5', apiKwargs, seed: 1 }), { env });
   return { candidates: seen.filter((s) => !s.runId?.startsWith('reflect')), reflections: seen.filter((s) => s.runId?.startsWith('reflect')) };
