@@ -73,11 +73,14 @@ export interface LlmEvaluatorOptions {
 
 export const EVALUATOR_DEFAULTS = { temperature: 0.7, nSamples: 1, maxTokens: 1024 } as const;
 
+/** Added to the evaluator's prompt when an answer was cut off before its score. */
+export const CUT_OFF_INSTRUCTION = 'Your previous answer was cut off before the score. Keep the reasoning under 40 words this time.';
+
 /**
  * grove's default evaluator (Saplings' `Evaluator`, improved): ONE chat call with
  * `n = nSamples`, the prompt as system message and the trajectory rendered as text
  * (`renderTrajectory`), a strict json_schema for `{reasoning, score}`, temperature 0.7 and
- * max_tokens 1024 (a sample cut off before its score is asked again once with 4096). Each sample
+ * max_tokens 1024 (a sample cut off before its score is asked again once, told to be brief). Each sample
  * is read by `parseEvaluation` (malformed answers are repaired or default to 5/10, never fail the
  * search); the score is the mean (`combineEvaluations`). Model
  * errors are classified like chat calls (`classifyLlmError`): 401/404 fail fast, 429/5xx retry.
@@ -112,12 +115,18 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
   }
   const choices = [...response.choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   const parsed = choices.map((c) => parseEvaluation(sampleText(c.message)));
-  // A sample cut off by max_tokens before its score: asked again once, with four times the room
-  // (a verbose model must not turn into a silent 5/10).
+  // A sample cut off by max_tokens before its score: asked again once, told to be brief (a
+  // verbose model must not turn into a silent 5/10; more room would only buy a rambling model
+  // more rambling, so the budget stays).
   const cut = parsed.flatMap((p, i) => (!p.usable && choices[i]!.finish_reason === 'length' ? [i] : []));
   let usage = usageOf(response.usage);
   if (cut.length > 0) {
-    const retry = { ...body, max_tokens: 4 * EVALUATOR_DEFAULTS.maxTokens, ...(cut.length === 1 ? { n: undefined } : { n: cut.length }) };
+    const [system, ...rest] = body.messages;
+    const retry = {
+      ...body,
+      messages: [{ role: 'system' as const, content: `${String(system!.content)}\n${CUT_OFF_INSTRUCTION}` }, ...rest],
+      ...(cut.length === 1 ? { n: undefined } : { n: cut.length }),
+    };
     const again = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), retry, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey });
     const redo = [...(again.response?.choices ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     cut.forEach((at, k) => {

@@ -80,10 +80,14 @@ const inspector: ChatPolicy = {
   },
 };
 
-/** Reasons at length (about 1,500 tokens) before its score, like a chatty small model. */
+/** Reasons at length (about 1,500 tokens) before its score, like a chatty model — unless told it was cut off. */
 const verboseJudge: ChatPolicy = {
   name: 'verbose-judge',
-  respond: (_req, ctx) => Array.from({ length: ctx.n }, () => ({ content: JSON.stringify({ reasoning: 'The agent multiplied carefully. '.repeat(190), score: 7 }) })),
+  respond: (req, ctx) => {
+    const told = String(req.messages[0]?.content ?? '').includes('cut off before the score');
+    const reasoning = told ? 'The agent multiplied carefully.' : 'The agent multiplied carefully. '.repeat(190);
+    return Array.from({ length: ctx.n }, () => ({ content: JSON.stringify({ reasoning, score: 7 }) }));
+  },
 };
 
 let server: ModelServer;
@@ -161,9 +165,9 @@ describe('the llm evaluator through the scripted model server', () => {
     });
   });
 
-  test('a sample cut off by max_tokens before its score is asked again once with more room, not defaulted to 5/10', async () => {
+  test('a sample cut off by max_tokens before its score is asked again once, told to be brief, not defaulted to 5/10', async () => {
     const result = await setup(partialTrajectory()).evaluate({ name: 'llm', model: 'verbose-judge', nSamples: 2 });
-    expect(result).toMatchObject({ samples: [0.7, 0.7], score: 0.7 });
+    expect(result).toMatchObject({ samples: [0.7, 0.7], score: 0.7, reasoning: 'The agent multiplied carefully.' });
     const requests = server.stats().requests;
     expect(requests.map((r) => r.n)).toEqual([2, 2]);
     expect(result.usage.completionTokens).toBeGreaterThan(2 * 1024); // both requests are counted
