@@ -24,7 +24,7 @@ export function activityMaxRetryIntervalMs(): number | undefined {
  */
 export async function withHeartbeats<T>(intervalMs: number, details: unknown, work: () => Promise<T>): Promise<T> {
   const ctx = activityContext();
-  if (!ctx) return work();
+  if (!ctx || ctx.info.isLocal) return work(); // a local activity cannot heartbeat (and needs not: it runs beside its workflow)
   ctx.heartbeat(details);
   const timer = setInterval(() => ctx.heartbeat(details), intervalMs);
   try {

@@ -55,11 +55,16 @@ async function main(): Promise<void> {
         `agent-${algorithm}`,
         () => grove.run('agent', { algorithm, prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: `agent-${algorithm}` }),
       ]),
+      // The same MCTS run after tools could be declared fast (local activities: grove-fast-tools).
+      ['agent-mcts-fast-tools', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-fast-tools' })],
+      ['agent-mcts-parallel', () => grove.run('agent', { algorithm: 'mcts', parallelism: 3, prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.4&guess=0.4', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-parallel' })],
       ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
       ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
       ['session', () => steeredSession(grove)],
     ];
-    const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+    // `--only a,b` or `--only=a,b`: anything else would silently re-record every fixture.
+    const at = process.argv.indexOf('--only');
+    const only = (at >= 0 ? process.argv[at + 1] : process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length))?.split(',');
     mkdirSync(OUT, { recursive: true });
     await worker.runUntil(async () => {
       for (const [name, run] of runs.filter(([name]) => !only || only.includes(name))) {

@@ -67,6 +67,18 @@ export const AgentInputSchema = z
     maxRollouts: z.number().int().min(1).default(10).describe('MCTS: rollouts before it stops.'),
     /** MCTS: exploration constant of UCT. */
     exploration: z.number().nonnegative().default(1).describe('MCTS: exploration constant of UCT.'),
+    /**
+     * MCTS: rollouts in flight at once. Each round selects this many leaves (virtual loss keeps
+     * them apart), expands them concurrently and applies the results in selection order, so the
+     * same seed and answers give the same tree whatever the timing. 1 is sequential LATS.
+     */
+    parallelism: z
+      .number()
+      .int()
+      .min(1)
+      .max(16)
+      .default(1)
+      .describe('MCTS: rollouts in flight at once (virtual loss; results applied in selection order, so the same seed gives the same tree). 1 is sequential.'),
     /** MCTS: write a reflection on each failed trajectory and show the latest ones to later expansions (LATS). */
     reflection: z.boolean().default(true).describe('MCTS: reflect on each failed trajectory and show the latest reflections to later expansions (LATS).'),
     /** Beam search: trajectories kept per depth. */

@@ -13,7 +13,8 @@ export interface AgentPort {
   describeTools(names: string[]): Promise<ToolSpec[]>;
   activeTools(input: ActiveToolsInput, summary: string): Promise<string[]>;
   chat(input: ChatActivityInput, summary: string): Promise<ChatActivityResult>;
-  runTool(input: RunToolInput, summary: string): Promise<RunToolResult>;
+  /** `fast`: the tool declared itself quick and idempotent (a workflow may run it as a local activity). */
+  runTool(input: RunToolInput, summary: string, opts?: { fast?: boolean }): Promise<RunToolResult>;
   evaluate(input: EvaluateInput, summary: string): Promise<EvaluateResult>;
   resolvePath(input: ConversationInput): Promise<Message[]>;
   /**

@@ -50,6 +50,12 @@ export class SearchContext {
   readonly rules: TerminationRules;
   private conditions: StopCondition[] = [];
   private conditionsOf?: AgentOptions['budget'] | null;
+  /**
+   * Model calls promised to expansions and reflections under way (parallel search): counted by
+   * `budgetStop` like calls made, so concurrent steps never overspend `maxCalls` together.
+   * Always 0 between steps, so it never travels in a handover.
+   */
+  private reserved = 0;
 
   constructor(
     readonly state: SearchState,
@@ -97,9 +103,9 @@ export class SearchContext {
     return isSolution(this.node(id), this.rules);
   }
 
-  /** Model calls one expansion may make: the candidates call, plus one per child with the LLM evaluator. */
-  expansionCalls(): number {
-    return 1 + (this.evaluates() && this.options.evaluator.name === 'llm' ? this.bFactor : 0);
+  /** Model calls one expansion of `k` candidates may make: the candidates call, plus one per child with the LLM evaluator. */
+  expansionCalls(k = this.bFactor): number {
+    return 1 + (this.evaluates() && this.options.evaluator.name === 'llm' ? k : 0);
   }
 
   /**
@@ -109,7 +115,7 @@ export class SearchContext {
    */
   budgetStop(plannedCalls: number): SearchStop | undefined {
     const max = this.options.budget?.maxCalls;
-    const calls = this.state.counters.llmCalls;
+    const calls = this.state.counters.llmCalls + this.reserved;
     if (max !== undefined && calls + plannedCalls > max) {
       return { kind: 'maxCalls', message: `Maximum calls reached (calls: ${calls}/${max}; the next step needs ${plannedCalls}).` };
     }
@@ -242,14 +248,35 @@ export class SearchContext {
    * attached in candidate order with their scores. A terminal node gets no children.
    */
   async expand(nodeId: number): Promise<number[]> {
+    return (await this.prepareExpansion(nodeId))();
+  }
+
+  /**
+   * An expansion whose children are not attached yet: every call is made, and the returned
+   * function attaches the children to the tree. Parallel searches run several at once and attach
+   * them in an order of their own (not the order their calls happened to finish), so the tree's
+   * node ids — and every later decision — do not depend on timing. The candidates are counted
+   * against the budget (reserved) before the first call goes out.
+   */
+  async prepareExpansion(nodeId: number): Promise<() => number[]> {
     const node = this.node(nodeId);
-    if (this.isTerminal(nodeId)) return [];
+    if (this.isTerminal(nodeId)) return () => [];
     const k = this.affordableCandidates();
+    const reserve = this.expansionCalls(k);
+    this.reserved += reserve;
+    try {
+      return await this.expandReserved(nodeId, node.depth, k);
+    } finally {
+      this.reserved -= reserve;
+    }
+  }
+
+  private async expandReserved(nodeId: number, depth: number, k: number): Promise<() => number[]> {
     const offered = await this.offeredTools(nodeId);
     const input = trajectoryInput(this.tree, nodeId);
     const result = await this.port.chat(
       { conversation: input, model: this.options.model, params: this.candidateParams(offered, k), system: this.system(nodeId), runId: `n${nodeId}` },
-      `expand n${nodeId} (depth ${node.depth}): ${k} candidate${k === 1 ? '' : 's'}${k < this.bFactor ? ' (the rest of the budget)' : ''}`,
+      `expand n${nodeId} (depth ${depth}): ${k} candidate${k === 1 ? '' : 's'}${k < this.bFactor ? ' (the rest of the budget)' : ''}`,
     );
     markWritten(this.tree, nodeId, input);
     this.state.counters.llmCalls += 1;
@@ -261,16 +288,40 @@ export class SearchContext {
     const children = await mapLimit(chosen, this.options.maxConcurrency, (message, i) =>
       this.buildChild(nodeId, message, refs.get(message)!, offered, `${i + 1}/${chosen.length}`),
     );
-    return children.map(({ data, evaluation }) => {
-      const child = this.tree.expand(nodeId, data);
-      if (evaluation) this.tree.setScore(child.id, compactScore(evaluation.score));
-      return child.id;
-    });
+    return () =>
+      children.map(({ data, evaluation }) => {
+        const child = this.tree.expand(nodeId, data);
+        if (evaluation) this.tree.setScore(child.id, compactScore(evaluation.score));
+        return child.id;
+      });
   }
 
   /** LATS reflection on a failed terminal trajectory; the latest few are shown to later expansions. */
   async reflect(nodeId: number): Promise<void> {
-    if (!this.options.reflection || this.budgetStop(1)) return;
+    const text = await this.reflection(nodeId);
+    if (text) this.addReflection(text);
+  }
+
+  /** Keeps a reflection for later expansions (the latest few). */
+  addReflection(text: string): void {
+    this.state.reflections = [...this.state.reflections, text].slice(-MAX_REFLECTIONS);
+  }
+
+  /**
+   * A reflection on a failed terminal trajectory, not yet kept (parallel searches keep theirs in
+   * a fixed order); '' when reflection is off or the budget has no call left for it.
+   */
+  async reflection(nodeId: number): Promise<string> {
+    if (!this.options.reflection || this.budgetStop(1)) return '';
+    this.reserved += 1;
+    try {
+      return await this.reflectReserved(nodeId);
+    } finally {
+      this.reserved -= 1;
+    }
+  }
+
+  private async reflectReserved(nodeId: number): Promise<string> {
     const node = this.node(nodeId);
     const instruction = userMessage(
       `${REFLECTION_INSTRUCTION}${node.data.reasoning ? `\nThe evaluator scored it ${fmt(node.score)} and said: ${node.data.reasoning}` : ''}`,
@@ -285,8 +336,7 @@ export class SearchContext {
     this.state.counters.llmCalls += 1;
     this.state.counters.reflections += 1;
     this.spend(result.usage);
-    const text = (result.choices[0]?.message.content ?? '').replace(/\s+/g, ' ').trim().slice(0, 500);
-    if (text) this.state.reflections = [...this.state.reflections, text].slice(-MAX_REFLECTIONS);
+    return (result.choices[0]?.message.content ?? '').replace(/\s+/g, ' ').trim().slice(0, 500);
   }
 
   /** Whether children are evaluated (chain-of-thought scores only its final node). */
@@ -340,7 +390,7 @@ export class SearchContext {
    */
   private async runTool(call: ToolCall, trajectory: ConversationInput, offered: string[], where: string, summary: string): Promise<RunToolResult & { refused?: boolean }> {
     const spec = this.state.specs.find((s) => s.name === call.function.name);
-    if (!spec?.requiresApproval || !offered.includes(spec.name)) return this.port.runTool({ trajectory, call, offered }, summary);
+    if (!spec?.requiresApproval || !offered.includes(spec.name)) return this.port.runTool({ trajectory, call, offered }, summary, spec?.fast && offered.includes(spec.name) ? { fast: true } : undefined);
     const outcome: ApprovalOutcome = this.port.approve
       ? await this.port.approve({ call, where })
       : { decision: 'reject', by: 'nobody', at: this.port.nowMs(), reason: 'nobody can approve calls in this run' };

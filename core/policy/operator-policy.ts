@@ -19,7 +19,7 @@ export const OperatorPolicySchema = z.strictObject({
   maxWallMs: z.number().int().positive().default(24 * 3_600_000),
   /** airetry's `config.retryDelayMs`: a durable timer longer than this is refused. */
   maxRetryDelayMs: z.number().int().nonnegative().default(600_000),
-  /** Parallel samples, candidates or evaluations one step may ask for (`n`, `nSamples`, `bFactor`, the evaluator's `nSamples`). */
+  /** Parallel samples, candidates or evaluations one step may ask for (`n`, `nSamples`, `bFactor`, the evaluator's `nSamples`, an MCTS round's `parallelism × bFactor`). */
   maxFanOut: z.number().int().positive().default(16),
   /** Continue-as-new handovers of one search; it then ends with its best answer. */
   maxGenerations: z.number().int().positive().default(100),
@@ -70,6 +70,8 @@ export function policyViolations(kind: string, input: Record<string, any>, polic
     above('budget.maxWallMs', input.budget?.maxWallMs, 'maxWallMs');
     above('bFactor', input.bFactor, 'maxFanOut');
     above('evaluator.nSamples', input.evaluator?.nSamples, 'maxFanOut');
+    // Rollouts in flight times candidates each: the candidates and evaluations of one round.
+    if (typeof input.parallelism === 'number' && input.parallelism > 1) above('parallelism × bFactor', input.parallelism * (typeof input.bFactor === 'number' ? input.bFactor : 3), 'maxFanOut');
     above('maxRollouts', input.maxRollouts, 'maxCalls');
     queue('toolTaskQueue', input.toolTaskQueue);
     queue('evaluatorTaskQueue', input.evaluatorTaskQueue);

@@ -21,6 +21,8 @@ export interface ToolSpec {
   hasIsActive: boolean;
   /** A person must approve each call before it runs (`approve` update); the run waits durably. */
   requiresApproval?: boolean;
+  /** Quick and idempotent: the workflow may run it as a local activity (`defineTool({ fast })`). */
+  fast?: boolean;
 }
 
 /** `groveDescribeTools`: the specs of the named tools (a name the worker does not know is a non-retryable `GroveUnknownTool`). */

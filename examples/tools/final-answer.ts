@@ -19,5 +19,6 @@ export const finalAnswer = defineTool({
     answer: z.union([z.number(), z.string()]).describe('The final answer: a number or a short text.'),
   }),
   isTerminal: true,
+  fast: true,
   run: ({ answer }) => answer,
 });

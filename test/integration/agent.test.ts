@@ -33,6 +33,37 @@ test('a durable search makes the same decisions as the same search in process', 
   expect(durable.messages).toEqual(local.messages);
 });
 
+test('tools declared fast run as local activities: recorded as markers, never scheduled on a task queue', async () => {
+  const { result, history } = await withWorker(async (tq) => {
+    const handle = await groveClient(suite.env, tq).start('agent', input({ model: 'multiplier?p=0.2&guess=0.3' }));
+    return { result: await handle.result(), history: await handle.fetchHistory() };
+  });
+  expect(result.isSolution).toBe(true);
+  const events = history.events ?? [];
+  const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
+  expect(scheduled.map((a) => a.activityType?.name)).toContain('llmChat');
+  // Only a call to a tool nobody declared fast (here: a misspelled name the worker answers with
+  // an error) still goes through the task queue.
+  const regularTools = scheduled
+    .filter((a) => a.activityType?.name === 'groveRunTool')
+    .map((a) => JSON.parse(Buffer.from(a.input!.payloads![0]!.data!).toString()).call.function.name as string);
+  for (const name of regularTools) expect(['multiply', 'final_answer']).not.toContain(name);
+  const localRuns = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+  // Every tool message in the best trajectory came from one of those local runs.
+  const toolMessages = result.messages.filter((m: { role: string }) => m.role === 'tool').length;
+  expect(toolMessages).toBeGreaterThan(0);
+  expect(localRuns.length).toBeGreaterThanOrEqual(toolMessages);
+});
+
+test('parallel MCTS (3 rollouts in flight) makes the same decisions durably as in process', async () => {
+  const spec = input({ model: 'multiplier?p=0.4&guess=0.4', parallelism: 3, budget: { maxCalls: 40 } });
+  const durable = await withWorker((tq) => groveClient(suite.env, tq).run('agent', spec));
+  const local = await searchInProcess(spec);
+  if (local.handover) throw new Error('unexpected handover');
+  expect(durable.tree).toEqual(local.state.tree.toJSON());
+  expect(durable.counters.llmCalls).toBeLessThanOrEqual(40);
+});
+
 test('MCTS recovers where greedy does not', async () => {
   const spec = input({ model: 'multiplier?p=0.2&guess=0.3' });
   const [mcts, greedy] = await withWorker((tq) =>
@@ -66,10 +97,11 @@ test('the live tree and progress can be queried; the UI gets one summary per act
   expect(treeText.split('\n')[0]).toBe('n0 prompt');
   expect(treeText).toMatch(/[├└]─ n1 d1 score [\d.]+ → multiply\(\{"a":9418\.343,"b":8\.11\}\)/);
   expect(progress.nodes).toBeGreaterThan(5);
+  // Regular activities and local ones (fast tools, recorded as markers) alike.
   const summaries = (history.events ?? [])
-    .filter((e) => e.activityTaskScheduledEventAttributes)
+    .filter((e) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
     .map((e) => e.userMetadata?.summary?.data)
-    .map((d) => (d ? JSON.parse(Buffer.from(d).toString()) : undefined));
+    .flatMap((d) => (d ? [JSON.parse(Buffer.from(d).toString()) as string] : [])); // the operator-policy check has none
   expect(summaries[0]).toBe('describe tools: multiply, final_answer');
   expect(summaries).toContain('expand n0 (depth 0): 3 candidates');
   expect(summaries.some((s) => /^tool multiply for n0 candidate 1\/\d$/.test(s))).toBe(true);

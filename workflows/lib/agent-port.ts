@@ -37,7 +37,7 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
     describeTools: (names) => afterResult(tools.describeTools(names)),
     activeTools: (input, summary) => afterResult(tools.activeTools(input, summary)),
     chat: (input, summary) => afterResult(models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)])),
-    runTool: (input, summary) => afterResult(tools.runTool(input, summary)),
+    runTool: (input, summary, opts) => afterResult(tools.runTool(input, summary, opts)),
     evaluate: (input, summary) =>
       afterResult(evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [runLedger().keyed('groveEvaluate', input, llm.reuse)])),
     resolvePath: (path) =>

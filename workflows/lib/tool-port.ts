@@ -1,16 +1,24 @@
-import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { ToolActivities } from '../../activities/tools/tool-activities';
 import type { ActiveToolsInput, RunToolInput, RunToolResult, ToolSpec } from '../../core/schemas/agent-activities';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
 import { activityOptions } from './activity-options';
 import { runLedger } from './run-ledger';
 
+/** Patch id: tools declared `fast` run as local activities (runs recorded before it replay as they ran). */
+export const FAST_TOOLS = 'grove-fast-tools';
+
+/** A fast tool that takes longer than this has no business being declared fast. */
+const FAST_TOOL_TIMEOUT_MS = 30_000;
+
 /**
  * The workflow's side of the tool activities, shared by the search agents and sessions: tools
  * run on `toolTaskQueue` (so they can be scaled and sandboxed apart from model calls) with a few
  * retries for infrastructure failures — a tool's own errors come back as tool messages, never as
  * failures — and every run of a tool gets a ledger key, so a run that re-executes the same
- * decisions never runs it twice.
+ * decisions never runs it twice. A tool declared `fast` runs as a local activity on the worker
+ * holding the run (patched: `grove-fast-tools`) unless the run sends its tools to
+ * `toolTaskQueue`: recorded in history the same way, without a trip through a task queue.
  *
  * @example
  * const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
@@ -22,11 +30,19 @@ export function toolPort(llm: LlmSettings, taskQueue: string | undefined, nonRet
     taskQueue,
   };
   const tools = proxyActivities<ToolActivities>(options);
+  const localOptions: LocalActivityOptions = {
+    startToCloseTimeout: Math.min(llm.startToCloseTimeoutMs, FAST_TOOL_TIMEOUT_MS),
+    retry: { ...options.retry, maximumAttempts: 3 },
+  };
+  const local = proxyLocalActivities<ToolActivities>(localOptions);
   return {
     describeTools: (names: string[]): Promise<ToolSpec[]> =>
       tools.groveDescribeTools.executeWithOptions({ ...options, summary: `describe tools: ${names.join(', ')}` }, [{ names }]),
     activeTools: (input: ActiveToolsInput, summary: string): Promise<string[]> => tools.groveActiveTools.executeWithOptions({ ...options, summary }, [input]),
-    runTool: (input: RunToolInput, summary: string): Promise<RunToolResult> =>
-      tools.groveRunTool.executeWithOptions({ ...options, summary }, [runLedger().keyed('groveRunTool', input, llm.reuse)]),
+    runTool: (input: RunToolInput, summary: string, opts: { fast?: boolean } = {}): Promise<RunToolResult> => {
+      const keyed = runLedger().keyed('groveRunTool', input, llm.reuse);
+      if (opts.fast && taskQueue === undefined && patched(FAST_TOOLS)) return local.groveRunTool.executeWithOptions({ ...localOptions, summary }, [keyed]);
+      return tools.groveRunTool.executeWithOptions({ ...options, summary }, [keyed]);
+    },
   };
 }

@@ -6,6 +6,8 @@ interface MctsState {
   rollouts: number;
   /** The node the current rollout expands next (undefined between rollouts). */
   current?: number;
+  /** Parallel MCTS: the node each rollout in flight expands next, in selection order. */
+  inflight?: number[];
 }
 
 /**
@@ -30,6 +32,7 @@ export const mcts: SearchAlgorithm = {
 
   async step(ctx) {
     const algo = ctx.state.algo as unknown as MctsState;
+    if (ctx.options.parallelism > 1) return parallelStep(ctx, algo);
     if (algo.current === undefined) {
       if (algo.rollouts >= ctx.options.maxRollouts) {
         ctx.state.stop = { kind: 'maxRollouts', message: `${algo.rollouts} rollouts done (maxRollouts ${ctx.options.maxRollouts})` };
@@ -56,21 +59,85 @@ export const mcts: SearchAlgorithm = {
 
   resume(ctx, nodeId) {
     // Re-expand the rewound node in the rollout under way; after a finished answer, select anew.
-    (ctx.state.algo as unknown as MctsState).current = ctx.isTerminal(nodeId) ? undefined : nodeId;
+    const algo = ctx.state.algo as unknown as MctsState;
+    algo.current = ctx.isTerminal(nodeId) ? undefined : nodeId;
+    if (ctx.options.parallelism > 1) algo.inflight = algo.current === undefined ? [] : [algo.current];
   },
 };
 
-/** Descends from the root (a fork: its node) by UCT; undefined when no non-terminal leaf is left. */
-function select(ctx: SearchContext): number | undefined {
+/**
+ * One round of parallel MCTS: top the rollouts in flight up to `parallelism` (each new leaf
+ * selected with a virtual loss on the paths of those already in flight, so they spread out),
+ * expand them all at once, then — in selection order, whatever order the calls finished in —
+ * attach the children, stop at the first solution, continue each rollout into its best child or
+ * end it (backpropagate; reflect on a failed answer). Reflections of one round are asked for
+ * together and kept in selection order. A round whose later expansions no longer fit the budget
+ * runs the ones that do.
+ */
+async function parallelStep(ctx: SearchContext, algo: MctsState): Promise<boolean> {
+  const inflight = (algo.inflight ??= []);
+  while (inflight.length < ctx.options.parallelism && algo.rollouts + inflight.length < ctx.options.maxRollouts) {
+    const leaf = select(ctx, inflight);
+    if (leaf === undefined) {
+      if (inflight.length === 0) inflight.push(ctx.state.originId); // every trajectory ended: widen the root
+      break;
+    }
+    inflight.push(leaf);
+  }
+  if (inflight.length === 0) {
+    ctx.state.stop = { kind: 'maxRollouts', message: `${algo.rollouts} rollouts done (maxRollouts ${ctx.options.maxRollouts})` };
+    return false;
+  }
+  // Launched in order, each reserving its calls before the next is priced; the first may stop
+  // the search (nothing else is under way then), later ones wait for a round with budget.
+  const launched: Array<Promise<() => number[]>> = [];
+  for (const id of inflight) {
+    if (launched.length > 0 && ctx.budgetStop(ctx.expansionCalls(1))) break;
+    launched.push(ctx.prepareExpansion(id));
+  }
+  const attach = await Promise.all(launched);
+  const round = inflight.splice(0, launched.length);
+  const expanded = round.map((id, i) => ({ id, children: attach[i]!() }));
+  for (const { children } of expanded) {
+    const solution = firstSolution(ctx, children);
+    if (solution !== undefined) return markSolved(ctx, solution);
+  }
+  const ended: number[] = [];
+  const continuing: number[] = [];
+  for (const { id, children } of expanded) {
+    const next = best(ctx, children);
+    if (next !== undefined && !ctx.isTerminal(next)) {
+      continuing.push(next);
+      continue;
+    }
+    const end = next ?? id;
+    ctx.tree.backpropagate(end, { visits: 1, value: ctx.node(end).score ?? 0 });
+    algo.rollouts += 1;
+    if (ctx.isTerminal(end)) ended.push(end);
+  }
+  const reflections = await Promise.all(ended.map((end) => ctx.reflection(end)));
+  for (const text of reflections) if (text) ctx.addReflection(text);
+  algo.inflight = [...continuing, ...inflight];
+  return true;
+}
+
+/**
+ * Descends from the root (a fork: its node) by UCT; undefined when no non-terminal leaf is left.
+ * `busy`: leaves other rollouts are expanding (parallel MCTS) — never selected again, and each
+ * counts as a lost visit on its path (virtual loss), so the next selection looks elsewhere.
+ */
+function select(ctx: SearchContext, busy: number[] = []): number | undefined {
+  const losses = virtualLosses(ctx, busy);
   let id = ctx.state.originId;
   for (;;) {
     const node = ctx.node(id);
-    if (node.children.length === 0) return ctx.isTerminal(id) ? undefined : id;
+    if (node.children.length === 0) return ctx.isTerminal(id) || busy.includes(id) ? undefined : id;
     let bestId: number | undefined;
     let bestScore = -Infinity;
     for (const child of node.children) {
-      if (ctx.isTerminal(child) || !hasOpenLeaf(ctx, child)) continue;
-      const score = valueUct(ctx.tree, child, ctx.options.exploration);
+      if (ctx.isTerminal(child) || !hasOpenLeaf(ctx, child, busy)) continue;
+      const lost = losses.get(child) ?? 0;
+      const score = lost === 0 ? valueUct(ctx.tree, child, ctx.options.exploration) : withVirtualLoss(ctx, child, losses);
       if (score > bestScore) {
         bestId = child;
         bestScore = score;
@@ -81,13 +148,38 @@ function select(ctx: SearchContext): number | undefined {
   }
 }
 
-/** Whether the subtree has a leaf that is not terminal (somewhere left to search). */
-function hasOpenLeaf(ctx: SearchContext, id: number): boolean {
+/** Visits lost per node: one for every busy leaf below it (or at it). */
+function virtualLosses(ctx: SearchContext, busy: number[]): Map<number, number> {
+  const losses = new Map<number, number>();
+  for (const leaf of busy) for (const node of ctx.tree.pathToRoot(leaf)) losses.set(node.id, (losses.get(node.id) ?? 0) + 1);
+  return losses;
+}
+
+/**
+ * UCT as if `losses` more visits had returned nothing: the value (an unvisited node's own score
+ * counting as one visit) averaged over visits + losses, the bonus over the same, with the
+ * parent's visits + losses.
+ */
+function withVirtualLoss(ctx: SearchContext, id: number, losses: Map<number, number>): number {
+  const node = ctx.node(id);
+  const lost = losses.get(id) ?? 0;
+  const n = Math.max(node.visits, 1);
+  const mean = ((node.visits === 0 ? (node.score ?? 0) : ctx.tree.mean(id)) * n) / (n + lost);
+  if (node.parent === null) return mean;
+  const parentVisits = ctx.node(node.parent).visits + (losses.get(node.parent) ?? 0);
+  return mean + ctx.options.exploration * Math.sqrt(Math.log(Math.max(parentVisits, 1)) / (n + lost));
+}
+
+/** Whether the subtree has a leaf that is not terminal and not busy (somewhere left to search). */
+function hasOpenLeaf(ctx: SearchContext, id: number, busy: number[] = []): boolean {
   const stack = [id];
   while (stack.length > 0) {
     const node = ctx.node(stack.pop()!);
     if (ctx.isTerminal(node.id)) continue;
-    if (node.children.length === 0) return true;
+    if (node.children.length === 0) {
+      if (!busy.includes(node.id)) return true;
+      continue;
+    }
     stack.push(...node.children);
   }
   return false;

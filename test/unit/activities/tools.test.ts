@@ -64,6 +64,7 @@ describe('defineTool / toolSpec', () => {
       strict: true,
       isTerminal: false,
       hasIsActive: false,
+      fast: true,
     });
     expect(toolSpec(finalAnswer)).toMatchObject({ name: 'final_answer', strict: false, isTerminal: true, hasIsActive: false });
     expect(toolSpec(finalAnswer).parameters).toEqual({
@@ -83,6 +84,14 @@ describe('defineTool / toolSpec', () => {
   it('keeps optional properties out of `required` when not strict', () => {
     const tool = defineTool({ ...add, name: 'opt', parameters: z.object({ a: z.number(), note: z.string().optional() }) });
     expect(toolSpec(tool).parameters).toMatchObject({ required: ['a'] });
+  });
+
+  it('fast is told to the workflow, except on a tool that needs approval (it never runs unasked)', () => {
+    const base = { description: 'd', parameters: z.object({ a: z.number() }), run: () => 1 };
+    expect(toolSpec(defineTool({ ...base, name: 'quick', fast: true })).fast).toBe(true);
+    expect(toolSpec(defineTool({ ...base, name: 'plain' }))).not.toHaveProperty('fast');
+    expect(toolSpec(defineTool({ ...base, name: 'pay', fast: true, requiresApproval: true }))).not.toHaveProperty('fast');
+    expect(() => defineTool({ ...base, name: 't', fast: 'yes' as unknown as boolean })).toThrow(/tool "t": fast must be a boolean/);
   });
 
   const base = { description: 'd', parameters: z.object({ a: z.number() }), run: () => 1 };
