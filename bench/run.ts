@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { historySize } from './benchmarks/history-size';
 import { runOps } from './benchmarks/run-ops';
 import { overhead } from './benchmarks/overhead';
+import { stepKinds } from './benchmarks/step-kinds';
+import { parallelSearch } from './benchmarks/parallel-search';
 import { crashRecovery } from './benchmarks/crash-recovery';
 import { scale } from './benchmarks/scale';
 import { searchQuality } from './benchmarks/search-quality';
@@ -23,7 +25,7 @@ import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve];
+const SUITE: Benchmark[] = [overhead, stepKinds, parallelSearch, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

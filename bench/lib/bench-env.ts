@@ -1,3 +1,4 @@
+import type { AnyToolDefinition } from '../../activities/tools/define-tool';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -33,7 +34,7 @@ export interface BenchEnv {
   /** A local PostgreSQL server, the networked message store (started on first use). */
   postgresUrl(): Promise<string>;
   llm(overrides?: Partial<LlmConfig>): LlmConfig;
-  worker(taskQueue: string, overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind }): Promise<Worker>;
+  worker(taskQueue: string, overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind; tools?: AnyToolDefinition[] }): Promise<Worker>;
   grove(taskQueue: string): GroveClient;
   close(): Promise<void>;
 }
@@ -87,7 +88,7 @@ export async function openBenchEnv(opts: { quick: boolean; log: (line: string) =
         workflowBundle: { codePath: bundle.codePath },
         llm: llm(overrides.llm),
         store: await store(overrides.store),
-        tools: exampleTools,
+        tools: overrides.tools ?? exampleTools,
         evaluators: [multiplicationChecker, ...benchEvaluators],
         workerOptions: overrides.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: overrides.maxConcurrentActivities } : undefined,
       }),
