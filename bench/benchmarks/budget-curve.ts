@@ -61,27 +61,51 @@ export const budgetCurve: Benchmark = {
       }
       tables.push({ title: `${judge.name}: solved of ${seeds} seeds [95 % Wilson interval, %]`, rows });
     }
+    // Reflection's effect, with a player that reads reflections (listens=0.5: half as error-prone once told what went wrong).
+    const rows: Row[] = [];
+    for (const reflection of [true, false]) {
+      const row: Row = { algorithm: `mcts, reflection ${reflection ? 'on' : 'off'}` };
+      for (const budget of BUDGETS) {
+        let solved = 0;
+        for (let seed = 0; seed < seeds; seed++) solved += (await search(seed, 'mcts', 'noisy-judge', budget, true, { player: LISTENING_PLAYER, reflection })).solved ? 1 : 0;
+        const [lo, hi] = wilson(solved, seeds);
+        row[`B=${budget}`] = `${solved}/${seeds} [${lo}–${hi}]`;
+        data.push({ judge: 'noisy-judge', player: LISTENING_PLAYER, algorithm: 'mcts', reflection, budget, seeds, solved, ci95: [lo, hi] });
+      }
+      rows.push(row);
+    }
+    tables.push({ title: `Reflection on and off, noisy judge, a player that reads reflections (${LISTENING_PLAYER}): solved of ${seeds} seeds [95 % Wilson interval, %]`, rows });
     return {
       tables,
       data: { seeds, budgets: BUDGETS, results: data },
       notes: [
         'The scripted player errs on 20 % of its tool calls and guesses the final number early 30 % of the time; bFactor 3, maxDepth 8, the LLM evaluator is the named judge.',
         'Anytime budgets: when a whole expansion (1 candidates call + 1 evaluation per candidate) does not fit, the last one asks for fewer candidates instead of stopping.',
-        'The player does not read reflections: reflection has no effect here (measuring it needs a player that responds to them).',
+        'The player of the first two tables does not read reflections; the last table uses one that does (listens=0.5: its error and guess rates halve once its prompt carries reflections), with reflection on and off.',
       ],
     };
   },
 };
 
-async function search(seed: number, algorithm: Algorithm, judge: string, maxCalls: number, anytime: boolean): Promise<{ solved: boolean; calls: number }> {
+const LISTENING_PLAYER = 'multiplier?p=0.2&guess=0.3&listens=0.5';
+
+async function search(
+  seed: number,
+  algorithm: Algorithm,
+  judge: string,
+  maxCalls: number,
+  anytime: boolean,
+  over: { player?: string; reflection?: boolean } = {},
+): Promise<{ solved: boolean; calls: number }> {
   const activities = createGroveActivities({ llm: LLM, store: new MemoryMessageStore(), client: inProcessOpenAI({ seed }), tools: exampleTools, evaluators: [multiplicationChecker] });
   const port = inProcessAgentPort(activities);
   const options = AgentInputSchema.parse({
     algorithm,
     prompt: 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).',
     tools: ['multiply', 'final_answer'],
-    model: 'multiplier?p=0.2&guess=0.3',
+    model: over.player ?? 'multiplier?p=0.2&guess=0.3',
     evaluator: { name: 'llm', model: judge },
+    reflection: over.reflection ?? true,
     maxDepth: 8,
     maxRollouts: 1000,
     seed,

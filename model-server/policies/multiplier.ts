@@ -23,6 +23,12 @@
  * 1-2 % (a call to the terminal tool when offered, else the text "The answer is <guess>") —
  * the premature answer that greedy search takes and tree search recovers from.
  *
+ * Option `listens` (default 0): a player that reads what it is told. When its system prompt
+ * carries reflections on earlier failed attempts (LATS) or a person's feedback, its error rate
+ * and its urge to guess are both multiplied by 1 - listens: it becomes more careful, not
+ * omniscient (it knows no more than the prompt says). Without it reflection cannot change what
+ * the player does, and its effect on a search cannot be measured.
+ *
  * With `parallel_tool_calls: true`, when both xy and x2 are pending it issues both calls in
  * one message. With tool_choice 'none', no tools, or no multiply tool, it answers in text,
  * finishing the remaining steps in its head. A forced function (tool_choice {function}) is
@@ -50,6 +56,11 @@ export interface MultiplierState {
   pending: StepKey[];
   /** True when a terminal-tool call was already answered. */
   finalGiven: boolean;
+}
+
+/** Whether the system prompt passes on reflections on failed attempts or a person's feedback. */
+function toldWhatWentWrong(req: ChatRequest): boolean {
+  return req.messages.some((m) => m.role === 'system' && typeof m.content === 'string' && /Reflections on earlier failed attempts|Feedback from a person/.test(m.content));
 }
 
 function isMultiplyName(name: string): boolean {
@@ -144,8 +155,10 @@ export const multiplierPolicy: ChatPolicy = {
     const tools = toolMode(req);
     const multiplyName = tools.names.find(isMultiplyName);
     const finalName = tools.names.find(isFinalName);
-    const p = Math.min(1, Math.max(0, Number(ctx.options.p ?? 0) || 0));
-    const guess = Math.min(1, Math.max(0, Number(ctx.options.guess ?? 0) || 0));
+    const listens = Math.min(1, Math.max(0, Number(ctx.options.listens ?? 0) || 0));
+    const care = toldWhatWentWrong(req) ? 1 - listens : 1;
+    const p = care * Math.min(1, Math.max(0, Number(ctx.options.p ?? 0) || 0));
+    const guess = care * Math.min(1, Math.max(0, Number(ctx.options.guess ?? 0) || 0));
     const forced = typeof tools.choice === 'object' ? tools.choice.name : undefined;
     const text = (): PolicyReply => ({ content: `The answer is ${finishInHead(state)}` });
 

@@ -105,6 +105,20 @@ describe('multiplier (Saplings quickstart)', () => {
     expect(plan.answer).toBe(x * (2 * x) * (x * x));
   });
 
+  it('listens: once its prompt carries reflections it errs less (listens=1: not at all), and not before', async () => {
+    const ask = (system?: string) =>
+      h.client.chat.completions.create({
+        model: 'multiplier?p=1&listens=1',
+        messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: TASK }],
+        tools: [multiplyTool, finalTool],
+        n: 4,
+      });
+    const first = (r: Awaited<ReturnType<typeof ask>>) => r.choices.map((c) => (c.message.tool_calls?.[0] as { function: { name: string; arguments: string } }).function);
+    const right = { name: 'multiply', arguments: JSON.stringify({ a: plan.steps[0].a, b: plan.steps[0].b }) };
+    expect(first(await ask('You use tools.'))).not.toContainEqual(right);
+    expect(first(await ask('You use tools.\n\nReflections on earlier failed attempts (avoid repeating these mistakes):\n- check the operands'))).toEqual([right, right, right, right]);
+  });
+
   it('solves the task step by step and calls final_answer', async () => {
     const run = await runAgent(h.client, 'multiplier');
     expect(run.answer).toBe(plan.answer);
