@@ -27,6 +27,8 @@ import { boundedBudget } from '../core/policy/operator-policy';
 export const EVALUATOR_RUN_MODEL = 'grove-evaluator-run-model';
 /** Change id: the last expansion shrinks to the calls left instead of stopping with budget unused. */
 export const ANYTIME_BUDGET = 'grove-anytime-budget';
+/** Patch id: a beam level's children are attached in beam order, not as their calls finish. */
+export const ORDERED_ROUNDS = 'grove-ordered-rounds';
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');
@@ -113,7 +115,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       last = { step: p.step, bestScore: p.bestScore };
       showDetails();
     };
-    const search = (ctx = new SearchContext(current, options, port, patched(ANYTIME_BUDGET)));
+    const search = (ctx = new SearchContext(current, options, port, patched(ANYTIME_BUDGET), patched(ORDERED_ROUNDS)));
     setHandler(searchTreeQuery, () => current.tree.toJSON());
     setHandler(searchTreeTextQuery, () => formatSearchTree(current.tree));
     setHandler(searchProgressQuery, () => ({

@@ -67,6 +67,12 @@ export class SearchContext {
      * The workflow turns it on behind a patch, so runs recorded before keep stopping early.
      */
     readonly anytime = true,
+    /**
+     * Expansions that run side by side (a beam level) attach their children in a fixed order
+     * rather than as their calls finish, so node ids do not depend on timing. Behind a patch in
+     * the workflow: runs recorded before attached them as they finished.
+     */
+    readonly orderedRounds = true,
   ) {
     this.rules = { threshold: options.threshold, maxDepth: options.maxDepth, toolChoice: options.toolChoice, specs: state.specs };
   }

@@ -6,8 +6,8 @@ interface BeamState {
 }
 
 /**
- * Beam search (Tree-of-Thoughts style): expand every node of the beam (concurrently), then
- * keep the `beamWidth` best non-terminal children as the next beam. When the budget cannot pay
+ * Beam search (Tree-of-Thoughts style): expand every node of the beam (concurrently; the
+ * children are attached in beam order, whatever order the calls finish in), then keep the `beamWidth` best non-terminal children as the next beam. When the budget cannot pay
  * for the whole level, only the best nodes it can pay for are expanded.
  */
 export const beam: SearchAlgorithm = {
@@ -20,7 +20,10 @@ export const beam: SearchAlgorithm = {
     if (algo.beam.length === 0) return exhausted(ctx, 'the beam is empty: every trajectory ended without a solution');
     const affordable = affordableExpansions(ctx, algo.beam.length);
     if (affordable === 0) ctx.ensureBudget(ctx.expansionCalls());
-    const level = await mapLimit(algo.beam.slice(0, affordable), algo.beam.length, (id) => ctx.expand(id));
+    const ids = algo.beam.slice(0, affordable);
+    const level = ctx.orderedRounds
+      ? (await mapLimit(ids, ids.length, (id) => ctx.prepareExpansion(id))).map((attach) => attach())
+      : await mapLimit(ids, algo.beam.length, (id) => ctx.expand(id));
     const children = level.flat();
     const solution = firstSolution(ctx, children);
     if (solution !== undefined) return solved(ctx, solution);

@@ -48,3 +48,14 @@ test('parallelism above the operator fan-out is refused before a run', async () 
   expect(policyViolations('agent', { parallelism: 8, bFactor: 3 }, DEFAULT_POLICY, 'q')).toEqual(['parallelism × bFactor: 24 is above the operator limit of 16 (maxFanOut)']);
   expect(policyViolations('agent', { parallelism: 4 }, DEFAULT_POLICY, 'q')).toEqual([]);
 });
+
+test('beam search: a level expanded side by side gives the same tree whatever order its calls finish in', async () => {
+  const beam = (over = {}) => input({ algorithm: 'beam', parallelism: 1, beamWidth: 3, ...over });
+  const runs = await Promise.all([5, 6, 7].map((jitter) => searchInProcess(beam(), { seed: 1, env: jittered(jitter) })));
+  const trees = runs.map((r) => {
+    if (r.handover) throw new Error('no handover expected');
+    return JSON.stringify(r.state.tree.toJSON());
+  });
+  expect(trees[1]).toBe(trees[0]);
+  expect(trees[2]).toBe(trees[0]);
+});
