@@ -68,9 +68,10 @@ export const AgentInputSchema = z
     /** MCTS: exploration constant of UCT. */
     exploration: z.number().nonnegative().default(1).describe('MCTS: exploration constant of UCT.'),
     /**
-     * MCTS: rollouts in flight at once. Each round selects this many leaves (virtual loss keeps
-     * them apart), expands them concurrently and applies the results in selection order, so the
-     * same seed and answers give the same tree whatever the timing. 1 is sequential LATS.
+     * MCTS: rollouts in flight at once — each round selects this many leaves (virtual loss keeps
+     * them apart); A*: frontier nodes expanded at once. Both expand concurrently and apply the
+     * results in selection order, so the same seed and answers give the same tree whatever the
+     * timing. 1 is sequential.
      */
     parallelism: z
       .number()
@@ -78,7 +79,7 @@ export const AgentInputSchema = z
       .min(1)
       .max(16)
       .default(1)
-      .describe('MCTS: rollouts in flight at once (virtual loss; results applied in selection order, so the same seed gives the same tree). 1 is sequential.'),
+      .describe('MCTS: rollouts in flight at once (virtual loss); A*: frontier nodes expanded at once. Results are applied in selection order, so the same seed gives the same tree. 1 is sequential.'),
     /** MCTS: write a reflection on each failed trajectory and show the latest ones to later expansions (LATS). */
     reflection: z.boolean().default(true).describe('MCTS: reflect on each failed trajectory and show the latest reflections to later expansions (LATS).'),
     /** Beam search: trajectories kept per depth. */

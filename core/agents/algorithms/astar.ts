@@ -22,13 +22,8 @@ export const astar: SearchAlgorithm = {
   async step(ctx) {
     const algo = ctx.state.algo as unknown as AStarState;
     if (algo.frontier.length === 0) return exhausted(ctx, 'the frontier is empty: every trajectory ended without a solution');
-    let top = 0;
-    for (let i = 1; i < algo.frontier.length; i++) {
-      const [, p, n] = algo.frontier[i];
-      const [, bp, bn] = algo.frontier[top];
-      if (p > bp || (p === bp && n < bn)) top = i;
-    }
-    const [id] = algo.frontier.splice(top, 1)[0];
+    if (ctx.options.parallelism > 1) return parallelStep(ctx, algo);
+    const id = popBest(algo);
     if (ctx.isSolution(id)) return solved(ctx, id);
     if (ctx.isTerminal(id)) return true;
     const children = await ctx.expand(id);
@@ -47,6 +42,46 @@ export const astar: SearchAlgorithm = {
 };
 
 const REWOUND_PRIORITY = 2;
+
+/** Takes the highest-priority node off the frontier (FIFO among equals). */
+function popBest(algo: AStarState): number {
+  let top = 0;
+  for (let i = 1; i < algo.frontier.length; i++) {
+    const [, p, n] = algo.frontier[i];
+    const [, bp, bn] = algo.frontier[top];
+    if (p > bp || (p === bp && n < bn)) top = i;
+  }
+  return algo.frontier.splice(top, 1)[0][0];
+}
+
+/**
+ * Parallel A*: pop up to `parallelism` of the best frontier nodes (a solution among them ends
+ * the search; finished ones are dropped), expand them at once, then — in pop order, whatever
+ * order the calls finish in — attach the children, stop at the first solution, push the rest.
+ * Expansions that no longer fit the budget go back on the frontier for a later round.
+ */
+async function parallelStep(ctx: SearchContext, algo: AStarState): Promise<boolean> {
+  const picked: number[] = [];
+  while (picked.length < ctx.options.parallelism && algo.frontier.length > 0) {
+    const id = popBest(algo);
+    if (ctx.isSolution(id)) return solved(ctx, id);
+    if (!ctx.isTerminal(id)) picked.push(id);
+  }
+  const launched: Array<Promise<() => number[]>> = [];
+  for (const id of picked) {
+    if (launched.length > 0 && ctx.budgetStop(ctx.expansionCalls(1))) break;
+    launched.push(ctx.prepareExpansion(id));
+  }
+  for (const id of picked.slice(launched.length)) algo.frontier.push([id, priority(ctx, id), algo.pushed++]);
+  const attach = await Promise.all(launched);
+  const levels = attach.map((f) => f());
+  for (const children of levels) {
+    const solution = firstSolution(ctx, children);
+    if (solution !== undefined) return solved(ctx, solution);
+  }
+  for (const child of levels.flat()) algo.frontier.push([child, priority(ctx, child), algo.pushed++]);
+  return true;
+}
 
 function priority(ctx: SearchContext, id: number): number {
   const node = ctx.node(id);

@@ -19,12 +19,17 @@ function jittered(seed: number) {
 
 const input = (over = {}) => quickstartInput({ model: 'multiplier?p=0.4&guess=0.4', parallelism: 3, budget: { maxCalls: 60 }, seed: 7, ...over });
 
-test('parallel MCTS: the same seed gives the same tree whatever order the calls finish in', async () => {
-  const runs = await Promise.all([11, 22, 33].map((jitter) => searchInProcess(input(), { seed: 1, env: jittered(jitter) })));
-  const trees = runs.map((r) => {
+/** The trees one search grows when its calls finish in the orders the given jitter seeds make. */
+async function treesUnderJitter(spec: ReturnType<typeof input>, jitters: number[]): Promise<string[]> {
+  const runs = await Promise.all(jitters.map((jitter) => searchInProcess(spec, { seed: 1, env: jittered(jitter) })));
+  return runs.map((r) => {
     if (r.handover) throw new Error('no handover expected');
     return JSON.stringify(r.state.tree.toJSON());
   });
+}
+
+test('parallel MCTS: the same seed gives the same tree whatever order the calls finish in', async () => {
+  const trees = await treesUnderJitter(input(), [11, 22, 33]);
   expect(trees[1]).toBe(trees[0]);
   expect(trees[2]).toBe(trees[0]);
 });
@@ -51,11 +56,21 @@ test('parallelism above the operator fan-out is refused before a run', async () 
 
 test('beam search: a level expanded side by side gives the same tree whatever order its calls finish in', async () => {
   const beam = (over = {}) => input({ algorithm: 'beam', parallelism: 1, beamWidth: 3, ...over });
-  const runs = await Promise.all([5, 6, 7].map((jitter) => searchInProcess(beam(), { seed: 1, env: jittered(jitter) })));
-  const trees = runs.map((r) => {
-    if (r.handover) throw new Error('no handover expected');
-    return JSON.stringify(r.state.tree.toJSON());
-  });
+  const trees = await treesUnderJitter(beam(), [5, 6, 7]);
   expect(trees[1]).toBe(trees[0]);
   expect(trees[2]).toBe(trees[0]);
+});
+
+test('parallel A*: the same tree whatever the timing, the budget holds, and it solves', async () => {
+  const astar = (over = {}) => input({ algorithm: 'astar', ...over });
+  const trees = await treesUnderJitter(astar(), [8, 9]);
+  expect(trees[1]).toBe(trees[0]);
+  const solvedRun = await searchInProcess(astar({ model: 'multiplier?p=0.2&guess=0.3' }), { seed: 1 });
+  if (solvedRun.handover) throw new Error('no handover expected');
+  expect(solvedRun.outcome.stop.kind).toBe('solved');
+  for (const maxCalls of [9, 14, 23]) {
+    const limited = await searchInProcess(astar({ budget: { maxCalls } }), { seed: 1 });
+    if (limited.handover) throw new Error('no handover expected');
+    expect(limited.state.counters.llmCalls).toBeLessThanOrEqual(maxCalls);
+  }
 });
