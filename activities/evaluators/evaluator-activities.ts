@@ -72,20 +72,31 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
         evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: llm.sendCallKey ? requestKey('groveEvaluate', input) : undefined }),
       );
     }
-    const def = registry.get(evaluator.name);
-    if (!def) {
-      const known = [LLM_EVALUATOR_NAME, ...registry.keys()].map((n) => `"${n}"`).join(', ');
-      throw ApplicationFailure.nonRetryable(
-        `unknown evaluator "${evaluator.name}": this worker has ${known}; register it with createEvaluatorActivities({ evaluators: [...] }) on every worker of the task queue`,
-        EvaluatorFailure.Unknown,
-      );
-    }
+    const def = registered(evaluator.name);
     const options = ('options' in evaluator && evaluator.options) || {};
     const out = await withHeartbeats(llm.heartbeatIntervalMs, { evaluator: def.name }, () => runEvaluator(def, trajectory, { options, signal }));
     return { score: out.score, reasoning: out.reasoning ?? '', usage: { ...NO_USAGE } };
   }
 
-  return { groveEvaluate };
+  function registered(name: string): EvaluatorDefinition {
+    const def = registry.get(name);
+    if (def) return def;
+    const known = [LLM_EVALUATOR_NAME, ...registry.keys()].map((n) => `"${n}"`).join(', ');
+    throw ApplicationFailure.nonRetryable(
+      `unknown evaluator "${name}": this worker has ${known}; register it with createEvaluatorActivities({ evaluators: [...] }) on every worker of the task queue`,
+      EvaluatorFailure.Unknown,
+    );
+  }
+
+  /**
+   * How the workflow should run a custom evaluator: `fast` ones (declared so) as local
+   * activities. A registry read; an unknown name fails here, before the first evaluation.
+   */
+  async function groveDescribeEvaluator(input: { name: string }): Promise<{ name: string; fast: boolean }> {
+    return { name: input.name, fast: registered(input.name).fast === true };
+  }
+
+  return { groveEvaluate, groveDescribeEvaluator };
 }
 
 export type EvaluatorActivities = ReturnType<typeof createEvaluatorActivities>;

@@ -21,6 +21,8 @@ import { multiplicationPlan, parseMultiplicationTask, sameNumber, toolResultNumb
  */
 export const multiplicationChecker = defineEvaluator({
   name: 'multiplication-checker',
+  // Pure arithmetic over the trajectory: cheap enough to run as a local activity.
+  fast: true,
   run: (trajectory) => checkMultiplication(trajectory),
 });
 

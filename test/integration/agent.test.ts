@@ -55,6 +55,26 @@ test('tools declared fast run as local activities: recorded as markers, never sc
   expect(localRuns.length).toBeGreaterThanOrEqual(toolMessages);
 });
 
+test('a custom evaluator declared fast runs as a local activity, with the same decisions as in process', async () => {
+  const spec = input({ model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'multiplication-checker' } });
+  const { result, history } = await withWorker(async (tq) => {
+    const handle = await groveClient(suite.env, tq).start('agent', spec);
+    return { result: await handle.result(), history: await handle.fetchHistory() };
+  });
+  const local = await searchInProcess(spec);
+  if (local.handover) throw new Error('unexpected handover');
+  expect(result.tree).toEqual(local.state.tree.toJSON());
+  const events = history.events ?? [];
+  const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+  expect(scheduled).toContain('llmChat');
+  expect(scheduled).not.toContain('groveEvaluate');
+  const summaries = events
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+    .flatMap((e) => (e.userMetadata?.summary?.data ? [JSON.parse(Buffer.from(e.userMetadata.summary.data).toString()) as string] : []));
+  expect(summaries.filter((s) => s === 'describe evaluator multiplication-checker')).toHaveLength(1);
+  expect(summaries.filter((s) => s.startsWith('evaluate n')).length).toBe(result.counters.evaluations);
+});
+
 test('parallel MCTS (3 rollouts in flight) makes the same decisions durably as in process', async () => {
   const spec = input({ model: 'multiplier?p=0.4&guess=0.4', parallelism: 3, budget: { maxCalls: 40 } });
   const durable = await withWorker((tq) => groveClient(suite.env, tq).run('agent', spec));

@@ -1,5 +1,4 @@
 import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
-import type { EvaluatorActivities } from '../../activities/evaluators/evaluator-activities';
 import type { LlmActivities } from '../../activities/llm/chat';
 import type { createStoreActivities } from '../../activities/store/store-activities';
 import type { AgentOptions } from '../../core/agents/agent-options';
@@ -9,6 +8,7 @@ import { LlmSettingsSchema } from '../../core/schemas/llm-settings';
 import { NON_RETRYABLE_EVALUATOR_FAILURES } from '../../activities/evaluators/evaluator-failures';
 import { ToolFailure } from '../../activities/tools/tool-errors';
 import { activityOptions } from './activity-options';
+import { evaluatorPort } from './evaluator-port';
 import { toolPort } from './tool-port';
 import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
@@ -21,7 +21,8 @@ export const NON_RETRYABLE_AGENT_FAILURES = [...NON_RETRYABLE_LLM_FAILURES, Tool
 /**
  * The agent's port inside a workflow: every model call, tool run and evaluation is an activity
  * with a one-line summary for the Temporal UI. Model calls and LLM evaluations use the run's
- * LLM settings; tools run as `toolPort` runs them.
+ * LLM settings; tools and evaluators run as `toolPort` and `evaluatorPort` run them (the ones
+ * declared fast as local activities).
  */
 export function workflowAgentPort(options: AgentOptions): AgentPort {
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
@@ -30,7 +31,7 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
   const evaluatorOptions: ActivityOptions = { ...llmOptions, taskQueue: options.evaluatorTaskQueue ?? llm.taskQueue };
 
   const models = proxyActivities<LlmActivities>(llmOptions);
-  const evaluators = proxyActivities<EvaluatorActivities>(evaluatorOptions);
+  const evaluate = evaluatorPort(evaluatorOptions, evaluatorOptions.taskQueue !== undefined);
   const store = proxyActivities<StoreActivities>({ ...llmOptions, startToCloseTimeout: 60_000 });
 
   return {
@@ -38,8 +39,7 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
     activeTools: (input, summary) => afterResult(tools.activeTools(input, summary)),
     chat: (input, summary) => afterResult(models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)])),
     runTool: (input, summary, opts) => afterResult(tools.runTool(input, summary, opts)),
-    evaluate: (input, summary) =>
-      afterResult(evaluators.groveEvaluate.executeWithOptions({ ...evaluatorOptions, summary }, [runLedger().keyed('groveEvaluate', input, llm.reuse)])),
+    evaluate: (input, summary) => afterResult(evaluate(input, summary, llm.reuse)),
     resolvePath: (path) =>
       afterResult(store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }])),
     nowMs: () => Date.now(),

@@ -27,6 +27,32 @@ describe('defineEvaluator', () => {
     expect(() => defineEvaluator({ name: 'x' } as never)).toThrow(/evaluator "x" has no run function/);
     expect(() => defineEvaluator(null as never)).toThrow(InvalidConfigError);
   });
+
+  test('fast is a boolean when given', () => {
+    expect(defineEvaluator({ name: 'x', fast: true, run }).fast).toBe(true);
+    expect(() => defineEvaluator({ name: 'x', fast: 'yes', run } as never)).toThrow(/evaluator "x": fast must be a boolean/);
+  });
+});
+
+describe('groveDescribeEvaluator', () => {
+  const { groveDescribeEvaluator } = createEvaluatorActivities({
+    llm,
+    store: new MemoryMessageStore(),
+    evaluators: [defineEvaluator({ name: 'quick', fast: true, run }), defineEvaluator({ name: 'tests', run })],
+  });
+
+  test('says which evaluators were declared fast (the workflow runs those as local activities)', async () => {
+    expect(await groveDescribeEvaluator({ name: 'quick' })).toEqual({ name: 'quick', fast: true });
+    expect(await groveDescribeEvaluator({ name: 'tests' })).toEqual({ name: 'tests', fast: false });
+  });
+
+  test('an unknown name fails there, non-retryable, listing the registered ones', async () => {
+    await expect(groveDescribeEvaluator({ name: 'grader' })).rejects.toMatchObject({
+      type: 'GroveUnknownEvaluator',
+      nonRetryable: true,
+      message: expect.stringMatching(/^unknown evaluator "grader": this worker has "llm", "quick", "tests"/),
+    });
+  });
 });
 
 describe('runEvaluator (outside an activity)', () => {
@@ -56,6 +82,6 @@ describe('createEvaluatorActivities', () => {
     expect(() => createEvaluatorActivities({ llm, store, evaluators: [{ name: 'a', run }, { name: 'a', run }] })).toThrow(
       /two evaluators are named "a"/,
     );
-    expect(Object.keys(createEvaluatorActivities({ llm, store }))).toEqual(['groveEvaluate']);
+    expect(Object.keys(createEvaluatorActivities({ llm, store }))).toEqual(['groveEvaluate', 'groveDescribeEvaluator']);
   });
 });

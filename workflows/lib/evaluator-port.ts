@@ -1,0 +1,55 @@
+import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import type { EvaluatorActivities } from '../../activities/evaluators/evaluator-activities';
+import type { CallReuse } from '../../core/hash/call-ledger';
+import type { EvaluateInput, EvaluateResult } from '../../core/schemas/agent-activities';
+import { runLedger } from './run-ledger';
+
+/** Patch id: custom evaluators declared `fast` run as local activities (runs recorded before it replay as they ran). */
+export const FAST_EVALUATORS = 'grove-fast-evaluators';
+
+/** A fast evaluator that takes longer than this has no business being declared fast. */
+const FAST_EVALUATOR_TIMEOUT_MS = 30_000;
+
+/**
+ * The workflow's side of the evaluator activities. The LLM evaluator is a model call, so it
+ * stays a regular activity (heartbeats, cancellation, retries on any worker). A custom evaluator
+ * declared `fast` (`defineEvaluator({ fast: true })`) runs as a local activity on the worker
+ * holding the run — recorded in history the same way, without a trip through a task queue —
+ * unless the run sends evaluations to a queue of their own. The worker is asked once per run
+ * (itself a local activity: a registry read) whether the evaluator is fast, before the first
+ * evaluation; that also fails an unknown evaluator name at once.
+ *
+ * @example
+ * const evaluate = evaluatorPort(regularOptions, evaluatorTaskQueue);
+ * const { score } = await evaluate(input, 'evaluate n3 candidate 1/2');
+ */
+export function evaluatorPort(options: ActivityOptions, ownQueue: boolean) {
+  const regular = proxyActivities<EvaluatorActivities>(options);
+  const localOptions: LocalActivityOptions = {
+    startToCloseTimeout: Math.min(Number(options.startToCloseTimeout ?? FAST_EVALUATOR_TIMEOUT_MS), FAST_EVALUATOR_TIMEOUT_MS),
+    retry: { ...options.retry, maximumAttempts: 3 },
+  };
+  const local = proxyLocalActivities<EvaluatorActivities>(localOptions);
+  // Per evaluator name: whether it is fast, or the question under way. Once known — and always
+  // for the LLM evaluator, a queue of its own, or a run recorded before the patch — an
+  // evaluation is scheduled synchronously, in the same order as the calls that ask for it.
+  const known = new Map<string, boolean | Promise<boolean>>();
+  const run = (fast: boolean, input: EvaluateInput, summary: string) =>
+    fast ? local.groveEvaluate.executeWithOptions({ ...localOptions, summary }, [input]) : regular.groveEvaluate.executeWithOptions({ ...options, summary }, [input]);
+  return (input: EvaluateInput, summary: string, reuse?: CallReuse): Promise<EvaluateResult> => {
+    const keyed = runLedger().keyed('groveEvaluate', input, reuse);
+    const name = input.evaluator.name;
+    let fast = known.get(name);
+    if (fast === undefined) {
+      fast =
+        name === 'llm' || ownQueue || !patched(FAST_EVALUATORS)
+          ? false
+          : local.groveDescribeEvaluator.executeWithOptions({ ...localOptions, summary: `describe evaluator ${name}` }, [{ name }]).then((d) => {
+              known.set(name, d.fast);
+              return d.fast;
+            });
+      known.set(name, fast);
+    }
+    return typeof fast === 'boolean' ? run(fast, keyed, summary) : fast.then((f) => run(f, keyed, summary));
+  };
+}
