@@ -2,6 +2,7 @@ import type { AgentInput } from '../../core/agents/agent-options';
 import { benchQueue, type BenchEnv } from '../lib/bench-env';
 import { spread, type Benchmark, type Row } from '../lib/benchmark';
 import { agentInProcess } from '../lib/in-process-runs';
+import { checkMultiplication } from '../../examples/evaluators/multiplication-checker';
 import { QUICKSTART_MCTS } from './overhead';
 
 const LATENCY_MS = 200;
@@ -10,7 +11,8 @@ const LATENCY_MS = 200;
  * Parallel search at a realistic model latency: the MCTS quickstart over several seeds with an
  * error-prone player and the noisy judge (so a search needs several rollouts), sequential in
  * process (the baseline a tree-search library gives) and durable, each with `parallelism` 1 and
- * 3, at two call budgets — wall time per search, model calls, solved (as the judge decides).
+ * 3 (and durable with 4), at two call budgets — wall time per search, model calls, solved (as
+ * the judge decides) and right (the final answer recomputed here, never by the judge).
  * The scripted model answers after 200 ms.
  */
 export const parallelSearch: Benchmark = {
@@ -25,10 +27,11 @@ export const parallelSearch: Benchmark = {
       { name: 'in process, parallelism 3', durable: false, parallelism: 3 },
       { name: 'durable, sequential', durable: true, parallelism: 1 },
       { name: 'durable, parallelism 3', durable: true, parallelism: 3 },
+      { name: 'durable, parallelism 4', durable: true, parallelism: 4 },
     ];
     const queue = benchQueue('parallel');
     const worker = await env.worker(queue);
-    const results = budgets.flatMap((maxCalls) => modes.map((m) => ({ ...m, maxCalls, wallMs: [] as number[], calls: [] as number[], solved: 0 })));
+    const results = budgets.flatMap((maxCalls) => modes.map((m) => ({ ...m, maxCalls, wallMs: [] as number[], calls: [] as number[], solved: 0, right: 0 })));
     env.model.clearFaults();
     env.model.addFault({ action: { kind: 'latency', ms: LATENCY_MS }, times: 0 });
     await worker.runUntil(async () => {
@@ -47,10 +50,12 @@ export const parallelSearch: Benchmark = {
             const result = await env.grove(queue).run('agent', input);
             mode.calls.push(result.counters.llmCalls);
             if (result.isSolution) mode.solved += 1;
+            if (checkMultiplication(result.messages).score === 1) mode.right += 1;
           } else {
             const run = await agentInProcess(env, input);
             mode.calls.push(run.state.counters.llmCalls);
             if (run.outcome.stop.kind === 'solved') mode.solved += 1;
+            if (checkMultiplication(run.messages).score === 1) mode.right += 1;
           }
           mode.wallMs.push(performance.now() - t0);
         }
@@ -67,6 +72,7 @@ export const parallelSearch: Benchmark = {
         'vs sequential in process': Number((w.median / baseline).toFixed(2)),
         'model calls': spread(m.calls, 0).text,
         'solved (judge)': `${m.solved}/${seeds.length}`,
+        'right answer (checked)': `${m.right}/${seeds.length}`,
       };
     });
     return {

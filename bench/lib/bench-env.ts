@@ -1,4 +1,5 @@
 import type { AnyToolDefinition } from '../../activities/tools/define-tool';
+import type { EvaluatorDefinition } from '../../activities/evaluators';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -34,7 +35,7 @@ export interface BenchEnv {
   /** A local PostgreSQL server, the networked message store (started on first use). */
   postgresUrl(): Promise<string>;
   llm(overrides?: Partial<LlmConfig>): LlmConfig;
-  worker(taskQueue: string, overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind; tools?: AnyToolDefinition[] }): Promise<Worker>;
+  worker(taskQueue: string, overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind; tools?: AnyToolDefinition[]; evaluators?: EvaluatorDefinition[] }): Promise<Worker>;
   grove(taskQueue: string): GroveClient;
   close(): Promise<void>;
 }
@@ -89,7 +90,7 @@ export async function openBenchEnv(opts: { quick: boolean; log: (line: string) =
         llm: llm(overrides.llm),
         store: await store(overrides.store),
         tools: overrides.tools ?? exampleTools,
-        evaluators: [multiplicationChecker, ...benchEvaluators],
+        evaluators: overrides.evaluators ?? [multiplicationChecker, ...benchEvaluators],
         workerOptions: overrides.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: overrides.maxConcurrentActivities } : undefined,
       }),
     grove: (taskQueue) => new GroveClient(client, taskQueue),

@@ -9,6 +9,7 @@ import { SearchState } from '../../core/agents/search-state';
 import { callFromInput, runChecks } from '../../core/airetry/ready-made';
 import { seededRandom } from '../../core/random';
 import { AiretryInputSchema, type AiretryInput } from '../../core/schemas/airetry-input';
+import type { Message } from '../../core/schemas/messages';
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../../examples/tools';
@@ -40,13 +41,13 @@ export async function airetryInProcess(env: BenchEnv, raw: AiretryInput) {
 }
 
 /** A search agent driven in this process: the same core code, no Temporal. */
-export async function agentInProcess(env: BenchEnv, raw: AgentInput): Promise<{ outcome: SearchOutcome; state: SearchState; activities: number }> {
+export async function agentInProcess(env: BenchEnv, raw: AgentInput): Promise<{ outcome: SearchOutcome; state: SearchState; activities: number; messages: Message[] }> {
   const { activities, count } = countedActivities(env);
   const port = inProcessAgentPort(activities);
   const options = AgentInputSchema.parse(raw);
   const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
   const state = SearchState.create(prompt, await port.describeTools(options.tools), Date.now());
   const outcome = (await runSearch(new SearchContext(state, options, port))) as SearchOutcome;
-  await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
-  return { outcome, state, activities: count() };
+  const messages = await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
+  return { outcome, state, activities: count(), messages };
 }
