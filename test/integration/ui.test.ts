@@ -18,7 +18,7 @@ import { startModelServer, type ModelServer } from '../../model-server';
 /**
  * The viewer in a real browser (Debian's Chromium): a live search grows on its page without a
  * reload, a click on a node shows its conversation, and an exported file shows the same run
- * with no server and no requests. Screenshots go to test/artifacts/.
+ * with no server and no requests. Screenshots go to .grove/test-artifacts/.
  */
 let env: TestEnv;
 let model: ModelServer;

@@ -6,7 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM = process.env.GROVE_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Where browser tests leave screenshots (git-ignored). */
-export const ARTIFACTS = join(__dirname, '..', 'artifacts');
+export const ARTIFACTS = join(__dirname, '..', '..', '.grove', 'test-artifacts');
 
 /**
  * Headless Chromium driven by playwright-core (no browser download: Debian's build), with a
@@ -24,7 +24,7 @@ export async function openBrowser(): Promise<Browser> {
   });
 }
 
-/** A path under test/artifacts/ (created). */
+/** A path under .grove/test-artifacts/ (created; outside the test tree, so generated pages are never read as tests). */
 export function artifact(name: string): string {
   mkdirSync(ARTIFACTS, { recursive: true });
   return join(ARTIFACTS, name);
