@@ -63,6 +63,9 @@ async function main(): Promise<void> {
       // A custom evaluator declared fast: evaluations as local activities (grove-fast-evaluators).
       // (agent-mcts-custom-evaluator.json is the same run recorded before that patch: keep it as is.)
       ['agent-mcts-fast-evaluator', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'multiplication-checker' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-fast-evaluator' })],
+      // A tight call budget under planned width (grove-planned-width): narrow, then unevaluated steps.
+      // (agent-mcts-tight-budget.json is the same run recorded before that patch: keep it as is.)
+      ['agent-mcts-planned-width', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, seed: 1, budget: { maxCalls: 15 } }, { workflowId: 'agent-mcts-planned-width' })],
       ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
       ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
       ['session', () => steeredSession(grove)],

@@ -29,6 +29,8 @@ export const EVALUATOR_RUN_MODEL = 'grove-evaluator-run-model';
 export const ANYTIME_BUDGET = 'grove-anytime-budget';
 /** Patch id: a beam level's children are attached in beam order, not as their calls finish. */
 export const ORDERED_ROUNDS = 'grove-ordered-rounds';
+/** Patch id: under a tight call budget an expansion is as wide as still lets the trajectory finish (MCTS, greedy). */
+export const PLANNED_WIDTH = 'grove-planned-width';
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');
@@ -115,7 +117,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       last = { step: p.step, bestScore: p.bestScore };
       showDetails();
     };
-    const search = (ctx = new SearchContext(current, options, port, patched(ANYTIME_BUDGET), patched(ORDERED_ROUNDS)));
+    const search = (ctx = new SearchContext(current, options, port, { anytime: patched(ANYTIME_BUDGET), orderedRounds: patched(ORDERED_ROUNDS), plannedWidth: patched(PLANNED_WIDTH) }));
     setHandler(searchTreeQuery, () => current.tree.toJSON());
     setHandler(searchTreeTextQuery, () => formatSearchTree(current.tree));
     setHandler(searchProgressQuery, () => ({

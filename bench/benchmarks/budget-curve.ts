@@ -4,7 +4,7 @@ import { MemoryMessageStore } from '../../activities/store/memory-message-store'
 import { AgentInputSchema, type Algorithm } from '../../core/agents/agent-options';
 import { trajectoryInput } from '../../core/agents/path-book';
 import { runSearch, type SearchOutcome } from '../../core/agents/run-search';
-import { SearchContext } from '../../core/agents/search-context';
+import { SearchContext, type SearchBehaviour } from '../../core/agents/search-context';
 import { SearchState } from '../../core/agents/search-state';
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import { checkMultiplication, multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
@@ -26,7 +26,7 @@ const JUDGES = [
  * reads the trajectory only, noisy, misreads, biased toward confident answers). "Solved" is the
  * truth — the best trajectory's final answer is the right number (checked by recomputation
  * here, in the benchmark, never by the judge) — not what the search believes. MCTS also runs
- * without anytime budgets (the last expansion refused instead of shrunk), as an ablation.
+ * without planned width and without anytime budgets, as ablations.
  * Seeds: GROVE_BENCH_SEEDS (default 100; 30 with --quick).
  */
 export const budgetCurve: Benchmark = {
@@ -39,9 +39,10 @@ export const budgetCurve: Benchmark = {
     const data: Record<string, unknown>[] = [];
     for (const judge of JUDGES) {
       const rows: Row[] = [];
-      const variants: Array<{ label: string; algorithm: Algorithm; anytime: boolean }> = [
-        ...ALGORITHMS.map((algorithm) => ({ label: algorithm, algorithm, anytime: true })),
-        { label: 'mcts, no anytime budget', algorithm: 'mcts', anytime: false },
+      const variants: Array<{ label: string; algorithm: Algorithm; behaviour: Partial<SearchBehaviour> }> = [
+        ...ALGORITHMS.map((algorithm) => ({ label: algorithm, algorithm, behaviour: {} })),
+        { label: 'mcts, no planned width (anytime only)', algorithm: 'mcts', behaviour: { plannedWidth: false } },
+        { label: 'mcts, neither (a step that does not fit is refused)', algorithm: 'mcts', behaviour: { plannedWidth: false, anytime: false } },
       ];
       for (const v of variants) {
         const row: Row = { algorithm: v.label };
@@ -49,7 +50,7 @@ export const budgetCurve: Benchmark = {
           let solved = 0;
           let calls = 0;
           for (let seed = 0; seed < seeds; seed++) {
-            const r = await search(seed, v.algorithm, judge.model, budget, v.anytime);
+            const r = await search(seed, v.algorithm, judge.model, budget, v.behaviour);
             solved += r.solved ? 1 : 0;
             calls += r.calls;
           }
@@ -67,7 +68,7 @@ export const budgetCurve: Benchmark = {
       const row: Row = { algorithm: `mcts, reflection ${reflection ? 'on' : 'off'}` };
       for (const budget of BUDGETS) {
         let solved = 0;
-        for (let seed = 0; seed < seeds; seed++) solved += (await search(seed, 'mcts', 'noisy-judge', budget, true, { player: LISTENING_PLAYER, reflection })).solved ? 1 : 0;
+        for (let seed = 0; seed < seeds; seed++) solved += (await search(seed, 'mcts', 'noisy-judge', budget, {}, { player: LISTENING_PLAYER, reflection })).solved ? 1 : 0;
         const [lo, hi] = wilson(solved, seeds);
         row[`B=${budget}`] = `${solved}/${seeds} [${lo}–${hi}]`;
         data.push({ judge: 'noisy-judge', player: LISTENING_PLAYER, algorithm: 'mcts', reflection, budget, seeds, solved, ci95: [lo, hi] });
@@ -81,6 +82,7 @@ export const budgetCurve: Benchmark = {
       notes: [
         'The scripted player errs on 20 % of its tool calls and guesses the final number early 30 % of the time; bFactor 3, maxDepth 8, the LLM evaluator is the named judge.',
         'Anytime budgets: when a whole expansion (1 candidates call + 1 evaluation per candidate) does not fit, the last one asks for fewer candidates instead of stopping.',
+        'Planned width (MCTS, greedy): each expansion is the widest that still leaves one call per step down to maxDepth plus the evaluation of the answer; when none does, the step is one unevaluated candidate (a finished answer is still evaluated).',
         'The player of the first two tables does not read reflections; the last table uses one that does (listens=0.5: its error and guess rates halve once its prompt carries reflections), with reflection on and off.',
       ],
     };
@@ -94,7 +96,7 @@ async function search(
   algorithm: Algorithm,
   judge: string,
   maxCalls: number,
-  anytime: boolean,
+  behaviour: Partial<SearchBehaviour>,
   over: { player?: string; reflection?: boolean } = {},
 ): Promise<{ solved: boolean; calls: number }> {
   const activities = createGroveActivities({ llm: LLM, store: new MemoryMessageStore(), client: inProcessOpenAI({ seed }), tools: exampleTools, evaluators: [multiplicationChecker] });
@@ -112,7 +114,7 @@ async function search(
     budget: { maxCalls },
   });
   const state = SearchState.create(promptConversation({ prompt: options.prompt, system: null }), await port.describeTools(options.tools), 0);
-  const outcome = (await runSearch(new SearchContext(state, options, port, anytime))) as SearchOutcome;
+  const outcome = (await runSearch(new SearchContext(state, options, port, behaviour))) as SearchOutcome;
   const messages = await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
   return { solved: checkMultiplication(messages).score === 1, calls: state.counters.llmCalls };
 }

@@ -21,6 +21,34 @@ import { isOutputMessage, isSolution, isTerminal, type TerminationRules } from '
 import type { SearchState, SearchStateJSON, SearchStop } from './search-state';
 import { bestNode } from './best-node';
 
+/**
+ * Changes to how a search spends, each of which a workflow turns on behind a patch so runs
+ * recorded before keep deciding as they did.
+ */
+export interface SearchBehaviour {
+  /**
+   * Anytime budgets: when a whole expansion no longer fits in `maxCalls`, the last one asks for
+   * fewer candidates (each scored by one LLM evaluation) instead of stopping with budget left.
+   */
+  anytime: boolean;
+  /**
+   * Expansions that run side by side (a beam level) attach their children in a fixed order
+   * rather than as their calls finish, so node ids do not depend on timing.
+   */
+  orderedRounds: boolean;
+  /**
+   * Planned width (MCTS and greedy, LLM evaluator, a `maxCalls` budget): each expansion is the
+   * widest that still leaves enough calls to finish the trajectory — one candidate per step down
+   * to `maxDepth`, plus one evaluation of the answer. When not even one evaluated candidate
+   * leaves that, the step is a single unevaluated candidate (only a finished answer is
+   * evaluated), as chain-of-thought does. A tight budget then buys a finished answer with its
+   * best-chosen first steps rather than a wide tree that stops halfway. `maxDepth` is the
+   * estimate on purpose: the depth of answers seen so far is fooled by early guesses, and the
+   * task's real depth is not known.
+   */
+  plannedWidth: boolean;
+}
+
 /** Thrown inside a step when the budget cannot pay for what comes next; the search then ends with its best node so far. */
 export class StopSearch extends Error {
   constructor(readonly stop: SearchStop) {
@@ -57,24 +85,22 @@ export class SearchContext {
    */
   private reserved = 0;
 
+  /** Behaviour changes a workflow turns on behind patches (all on in process). */
+  readonly behaviour: SearchBehaviour;
+
   constructor(
     readonly state: SearchState,
     readonly options: AgentOptions,
     readonly port: AgentPort,
-    /**
-     * Anytime budgets: when a whole expansion no longer fits in `maxCalls`, the last one asks for
-     * fewer candidates (each scored by one LLM evaluation) instead of stopping with budget left.
-     * The workflow turns it on behind a patch, so runs recorded before keep stopping early.
-     */
-    readonly anytime = true,
-    /**
-     * Expansions that run side by side (a beam level) attach their children in a fixed order
-     * rather than as their calls finish, so node ids do not depend on timing. Behind a patch in
-     * the workflow: runs recorded before attached them as they finished.
-     */
-    readonly orderedRounds = true,
+    behaviour: Partial<SearchBehaviour> = {},
   ) {
+    this.behaviour = { anytime: true, orderedRounds: true, plannedWidth: true, ...behaviour };
     this.rules = { threshold: options.threshold, maxDepth: options.maxDepth, toolChoice: options.toolChoice, specs: state.specs };
+  }
+
+  /** See {@link SearchBehaviour.orderedRounds}. */
+  get orderedRounds(): boolean {
+    return this.behaviour.orderedRounds;
   }
 
   /** The budget's stop conditions, rebuilt when `options.budget` was replaced (a resume with a bigger budget). */
@@ -144,7 +170,7 @@ export class SearchContext {
    */
   affordableCandidates(): number {
     const full = this.expansionCalls();
-    if (!this.anytime || !this.budgetStop(full)) {
+    if (!this.behaviour.anytime || !this.budgetStop(full)) {
       this.ensureBudget(full);
       return this.bFactor;
     }
@@ -152,6 +178,24 @@ export class SearchContext {
     for (let k = this.bFactor - 1; k >= 1; k--) if (!this.budgetStop(1 + perChild * k)) return k;
     this.ensureBudget(full);
     return this.bFactor;
+  }
+
+  /**
+   * The next expansion of `nodeId`: how many candidates, and whether each is evaluated (see
+   * {@link SearchBehaviour.plannedWidth}); stops the search when not even one candidate fits.
+   */
+  planExpansion(nodeId: number): ExpansionPlan {
+    const k = this.affordableCandidates();
+    const max = this.options.budget?.maxCalls;
+    if (!this.behaviour.plannedWidth || max === undefined || !PLANNED.has(this.options.algorithm) || this.options.evaluator.name !== 'llm') {
+      return { k, evaluate: true };
+    }
+    const left = max - this.state.counters.llmCalls - this.reserved;
+    // Steps after this one to the deepest a trajectory may go; then one call each and the evaluation of the answer.
+    const after = Math.max(0, this.options.maxDepth - this.node(nodeId).depth - 1);
+    const finish = after > 0 ? after + 1 : 0;
+    for (let w = k; w >= 1; w--) if (this.expansionCalls(w) + finish <= left) return { k: w, evaluate: true };
+    return { k: 1, evaluate: false };
   }
 
   ensureBudget(plannedCalls: number): void {
@@ -267,22 +311,22 @@ export class SearchContext {
   async prepareExpansion(nodeId: number): Promise<() => number[]> {
     const node = this.node(nodeId);
     if (this.isTerminal(nodeId)) return () => [];
-    const k = this.affordableCandidates();
-    const reserve = this.expansionCalls(k);
+    const plan = this.planExpansion(nodeId);
+    const reserve = this.expansionCalls(plan.k);
     this.reserved += reserve;
     try {
-      return await this.expandReserved(nodeId, node.depth, k);
+      return await this.expandReserved(nodeId, node.depth, plan);
     } finally {
       this.reserved -= reserve;
     }
   }
 
-  private async expandReserved(nodeId: number, depth: number, k: number): Promise<() => number[]> {
+  private async expandReserved(nodeId: number, depth: number, { k, evaluate }: ExpansionPlan): Promise<() => number[]> {
     const offered = await this.offeredTools(nodeId);
     const input = trajectoryInput(this.tree, nodeId);
     const result = await this.port.chat(
       { conversation: input, model: this.options.model, params: this.candidateParams(offered, k), system: this.system(nodeId), runId: `n${nodeId}` },
-      `expand n${nodeId} (depth ${depth}): ${k} candidate${k === 1 ? '' : 's'}${k < this.bFactor ? ' (the rest of the budget)' : ''}`,
+      `expand n${nodeId} (depth ${depth}): ${k} candidate${k === 1 ? '' : 's'}${!evaluate && this.evaluates() ? ', evaluated only if it ends the trajectory (budget plan)' : k < this.bFactor ? ' (the rest of the budget)' : ''}`,
     );
     markWritten(this.tree, nodeId, input);
     this.state.counters.llmCalls += 1;
@@ -292,7 +336,7 @@ export class SearchContext {
     const refs = new Map(result.choices.map((c) => [c.message, c.ref] as const));
     const chosen = selectCandidates(result.choices.map((c) => c.message), k);
     const children = await mapLimit(chosen, this.options.maxConcurrency, (message, i) =>
-      this.buildChild(nodeId, message, refs.get(message)!, offered, `${i + 1}/${chosen.length}`),
+      this.buildChild(nodeId, message, refs.get(message)!, offered, `${i + 1}/${chosen.length}`, evaluate),
     );
     return () =>
       children.map(({ data, evaluation }) => {
@@ -359,7 +403,7 @@ export class SearchContext {
     this.tree.setData(nodeId, { ...this.node(nodeId).data, reasoning: shorten(evaluation.reasoning, REASONING_CHARS) });
   }
 
-  private async buildChild(nodeId: number, message: AssistantMessage, assistantRef: Ref, offered: string[], label: string) {
+  private async buildChild(nodeId: number, message: AssistantMessage, assistantRef: Ref, offered: string[], label: string, evaluate: boolean) {
     const calls = message.tool_calls ?? [];
     let tools: (RunToolResult & { refused?: boolean })[] = [];
     if (calls.length > 0) {
@@ -379,7 +423,8 @@ export class SearchContext {
     const errors = tools.filter((t) => t.isError).length;
     if (errors > 0) data.toolErrors = errors;
     let evaluation: EvaluateResult | undefined;
-    if (this.evaluates()) {
+    const ends = data.output === true || this.node(nodeId).depth + 1 >= this.options.maxDepth;
+    if (this.evaluates() && (evaluate || ends)) {
       const input = trajectoryInput(this.tree, nodeId, { record, messages: data.inline });
       evaluation = await this.runEvaluation(input, `evaluate n${nodeId} candidate ${label}: ${data.preview}`);
       markWritten(this.tree, nodeId, input);
@@ -445,6 +490,15 @@ export class SearchContext {
     this.state.addUsage(usage, this.options.pricing ? costOf(usage, this.options.pricing) : 0);
   }
 }
+
+/** What one expansion asks for: `k` candidates, each evaluated, or (a budget plan) only a finished one. */
+export interface ExpansionPlan {
+  k: number;
+  evaluate: boolean;
+}
+
+/** The algorithms whose simulation follows one child at a time, so an unevaluated step still leads somewhere. */
+const PLANNED = new Set(['mcts', 'greedy']);
 
 /** A short label of a step: `multiply({"a":2,"b":3})`, or the text answer quoted. */
 export function previewOf(message: AssistantMessage): string {

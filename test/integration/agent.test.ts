@@ -1,6 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { describeFailure } from '../../client/cli/describe-failure';
 import { multiplicationPlan } from '../../model-server';
+import type { AgentInput } from '../../core/agents/agent-options';
 import { QUICKSTART, quickstartInput, searchInProcess } from '../support/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { groveClient, uniqueTaskQueue } from '../support/temporal-env';
@@ -24,13 +25,20 @@ test.each(['mcts', 'astar', 'greedy', 'beam', 'cot'] as const)('%s solves the Sa
   expect(description.searchAttributes).toMatchObject({ GroveKind: [`agent:${algorithm}`], GroveStatus: ['succeeded'], GroveBestScore: [1] });
 });
 
-test('a durable search makes the same decisions as the same search in process', async () => {
-  const spec = input({ model: 'multiplier?p=0.2&guess=0.3' });
+test.each<[string, Partial<AgentInput>]>([
+  ['no budget', {}],
+  ['a 15-call budget (planned width: the last steps unevaluated)', { budget: { maxCalls: 15 }, seed: 1 }],
+])('a durable search makes the same decisions as the same search in process (%s)', async (_label, over) => {
+  const spec = input({ model: 'multiplier?p=0.2&guess=0.3', ...over });
   const durable = await withWorker((tq) => groveClient(suite.env, tq).run('agent', spec));
   const local = await searchInProcess(spec);
   if (local.handover) throw new Error('unexpected handover');
   expect(durable.tree).toEqual(local.state.tree.toJSON());
   expect(durable.messages).toEqual(local.messages);
+  if (over.budget) {
+    expect(durable.counters.llmCalls).toBeLessThanOrEqual(15);
+    expect(local.state.tree.preorder().some((n) => n.parent !== null && n.score === undefined)).toBe(true);
+  }
 });
 
 test('tools declared fast run as local activities: recorded as markers, never scheduled on a task queue', async () => {

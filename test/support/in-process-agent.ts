@@ -6,7 +6,7 @@ import { AgentInputSchema, type AgentInput } from '../../core/agents/agent-optio
 import { finalAnswer } from '../../core/agents/agent-result';
 import { trajectoryInput } from '../../core/agents/path-book';
 import { runSearch, type SearchOutcome } from '../../core/agents/run-search';
-import { SearchContext } from '../../core/agents/search-context';
+import { SearchContext, type SearchBehaviour } from '../../core/agents/search-context';
 import { SearchState } from '../../core/agents/search-state';
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
@@ -41,14 +41,14 @@ export function inProcessAgent(opts: { seed?: number; tools?: AnyToolDefinition[
 /** Runs a search in process to its end (or a handover at `handoverAtStep`). */
 export async function searchInProcess(
   input: AgentInput,
-  opts: { seed?: number; handoverAtStep?: number; state?: SearchState; env?: ReturnType<typeof inProcessAgent>; anytime?: boolean } = {},
+  opts: { seed?: number; handoverAtStep?: number; state?: SearchState; env?: ReturnType<typeof inProcessAgent>; behaviour?: Partial<SearchBehaviour> } = {},
 ) {
   const { port, client } = opts.env ?? inProcessAgent(opts);
   const options = AgentInputSchema.parse(input);
   const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
   const specs = opts.state ? [] : await port.describeTools(options.tools);
   const state = opts.state ?? (options.fork ? SearchState.fromFork(options.fork, specs, 0) : SearchState.create(prompt, specs, 0));
-  const ctx = new SearchContext(state, options, port, opts.anytime ?? true);
+  const ctx = new SearchContext(state, options, port, opts.behaviour);
   const outcome = await runSearch(ctx, {
     beforeStep: async () => (opts.handoverAtStep !== undefined && state.counters.steps === opts.handoverAtStep ? 'handover' : 'continue'),
   });

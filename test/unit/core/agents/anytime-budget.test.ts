@@ -4,8 +4,8 @@ import { readTrajectory } from '../../../../model-server/policies/noisy-judge';
 // bFactor 3 with the LLM evaluator: a whole expansion costs 1 + 3 = 4 calls.
 test.each([9, 10, 11, 14])('anytime budgets use a %i-call budget (all but a lone call, which cannot buy a candidate and its evaluation); without them up to 3 are left', async (maxCalls) => {
   const input = quickstartInput({ model: 'multiplier?p=0.5&guess=0.5', budget: { maxCalls }, seed: 3 });
-  const anytime = await searchInProcess(input, { seed: 3 });
-  const strict = await searchInProcess(input, { seed: 3, anytime: false });
+  const anytime = await searchInProcess(input, { seed: 3, behaviour: { plannedWidth: false } });
+  const strict = await searchInProcess(input, { seed: 3, behaviour: { anytime: false, plannedWidth: false } });
   if (anytime.handover || strict.handover) throw new Error('no handover expected');
   if (anytime.outcome.stop.kind === 'maxCalls') expect(anytime.state.counters.llmCalls).toBeGreaterThanOrEqual(maxCalls - 1);
   expect(anytime.state.counters.llmCalls).toBeLessThanOrEqual(maxCalls);

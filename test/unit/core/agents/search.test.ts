@@ -99,11 +99,16 @@ test('a tool that throws becomes an error message the model sees; the search end
 
 test('maxCalls is never exceeded: a step starts only if its calls fit', async () => {
   for (const algorithm of ['mcts', 'astar', 'beam'] as const) {
-    const r = await solve(base({ algorithm, budget: { maxCalls: 9 } }));
+    const r = await searchInProcess(base({ algorithm, budget: { maxCalls: 9 } }), { seed: 0, behaviour: { plannedWidth: false } });
+    if (r.handover) throw new Error('unexpected handover');
     expect(r.state.counters.llmCalls).toBeLessThanOrEqual(9);
     expect(r.outcome.stop.kind).toBe('maxCalls');
     expect(r.outcome.stop.message).toMatch(/^Maximum calls reached \(calls: \d+\/9; the next step needs \d+\)\.$/);
   }
+  // With planned width, 9 calls buy the careful player's whole 6-step trajectory (unevaluated steps, an evaluated answer).
+  const planned = await solve(base({ budget: { maxCalls: 9 } }));
+  expect(planned.state.counters.llmCalls).toBeLessThanOrEqual(9);
+  expect(planned.outcome.stop.kind).toBe('solved');
 });
 
 test('token, cost and time budgets stop a search with their reason', async () => {
