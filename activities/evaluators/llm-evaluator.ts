@@ -1,8 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type OpenAI from 'openai';
+import { addUsage } from '../../core/budget';
 import type { EvaluateResult } from '../../core/schemas/agent-activities';
-import type { Message, Usage } from '../../core/schemas/messages';
+import type { Message } from '../../core/schemas/messages';
 import { LlmFailure } from '../llm/classify-error';
+import { usageOf } from '../llm/chat';
 import { compatCompletion } from '../llm/compat-completion';
 import { sharedCompat, type ProviderCompat } from '../llm/provider-compat';
 import type { LlmConfig } from '../llm/llm-config';
@@ -137,10 +139,6 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
   return { ...combineEvaluations(parsed), usage };
 }
 
-function addUsage(a: Usage, b: Usage): Usage {
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens };
-}
-
 /** The sample's text: its content, else the arguments of a tool call (a provider that forces one), else a refusal. */
 function sampleText(message: OpenAI.ChatCompletionMessage | undefined): string {
   if (!message) return '';
@@ -160,12 +158,4 @@ function checkSpec(spec: LlmEvaluatorSpec): void {
   }
   if (spec.model !== undefined && (typeof spec.model !== 'string' || spec.model === '')) throw bad('model must be a non-empty string');
   if (spec.prompt !== undefined && (typeof spec.prompt !== 'string' || spec.prompt.trim() === '')) throw bad('prompt must be a non-empty string');
-}
-
-function usageOf(usage: OpenAI.CompletionUsage | undefined): Usage {
-  return {
-    promptTokens: usage?.prompt_tokens ?? 0,
-    completionTokens: usage?.completion_tokens ?? 0,
-    totalTokens: usage?.total_tokens ?? (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0),
-  };
 }

@@ -135,7 +135,8 @@ function fromWire(wire: OpenAI.ChatCompletionMessage, runId: string | undefined,
   return message;
 }
 
-function usageOf(usage: OpenAI.CompletionUsage | undefined): Usage {
+/** The provider's token counts, as grove keeps them (missing counts are 0). */
+export function usageOf(usage: OpenAI.CompletionUsage | undefined): Usage {
   return {
     promptTokens: usage?.prompt_tokens ?? 0,
     completionTokens: usage?.completion_tokens ?? 0,

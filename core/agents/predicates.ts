@@ -34,5 +34,10 @@ export function isSolution(node: TreeNode<AgentNode>, rules: TerminationRules): 
 }
 
 export function isTerminal(node: TreeNode<AgentNode>, rules: TerminationRules): boolean {
-  return isSolution(node, rules) || node.data.output === true || node.depth >= rules.maxDepth;
+  return isSolution(node, rules) || endsTrajectory(node.data, node.depth, rules);
+}
+
+/** Whether a step ends its trajectory whatever its score: an output node, or one at the maximum depth. */
+export function endsTrajectory(data: AgentNode, depth: number, rules: Pick<TerminationRules, 'maxDepth'>): boolean {
+  return data.output === true || depth >= rules.maxDepth;
 }

@@ -17,7 +17,7 @@ import type { AgentPort } from './agent-port';
 import { selectCandidates } from './candidates';
 import { mapLimit } from './map-limit';
 import { markWritten, refOf, trajectoryInput } from './path-book';
-import { isOutputMessage, isSolution, isTerminal, type TerminationRules } from './predicates';
+import { endsTrajectory, isOutputMessage, isSolution, isTerminal, type TerminationRules } from './predicates';
 import type { SearchState, SearchStateJSON, SearchStop } from './search-state';
 import { bestNode } from './best-node';
 
@@ -96,11 +96,6 @@ export class SearchContext {
   ) {
     this.behaviour = { anytime: true, orderedRounds: true, plannedWidth: true, ...behaviour };
     this.rules = { threshold: options.threshold, maxDepth: options.maxDepth, toolChoice: options.toolChoice, specs: state.specs };
-  }
-
-  /** See {@link SearchBehaviour.orderedRounds}. */
-  get orderedRounds(): boolean {
-    return this.behaviour.orderedRounds;
   }
 
   /** The budget's stop conditions, rebuilt when `options.budget` was replaced (a resume with a bigger budget). */
@@ -346,6 +341,23 @@ export class SearchContext {
       });
   }
 
+  /**
+   * A round of a parallel search: expands several nodes at once and attaches their children in
+   * the order given, whatever order the calls finish in. Launched in order, each reserving its
+   * calls before the next is priced: the first always launches (it may stop the search — nothing
+   * else is under way then), later ones only while the budget has room for a candidate and its
+   * evaluation. Returns the children of the nodes launched, a prefix of `ids`; the rest wait for
+   * a later round.
+   */
+  async expandRound(ids: number[]): Promise<number[][]> {
+    const launched: Array<Promise<() => number[]>> = [];
+    for (const id of ids) {
+      if (launched.length > 0 && this.budgetStop(this.expansionCalls(1))) break;
+      launched.push(this.prepareExpansion(id));
+    }
+    return (await Promise.all(launched)).map((attach) => attach());
+  }
+
   /** LATS reflection on a failed terminal trajectory; the latest few are shown to later expansions. */
   async reflect(nodeId: number): Promise<void> {
     const text = await this.reflection(nodeId);
@@ -423,8 +435,7 @@ export class SearchContext {
     const errors = tools.filter((t) => t.isError).length;
     if (errors > 0) data.toolErrors = errors;
     let evaluation: EvaluateResult | undefined;
-    const ends = data.output === true || this.node(nodeId).depth + 1 >= this.options.maxDepth;
-    if (this.evaluates() && (evaluate || ends)) {
+    if (this.evaluates() && (evaluate || endsTrajectory(data, this.node(nodeId).depth + 1, this.rules))) {
       const input = trajectoryInput(this.tree, nodeId, { record, messages: data.inline });
       evaluation = await this.runEvaluation(input, `evaluate n${nodeId} candidate ${label}: ${data.preview}`);
       markWritten(this.tree, nodeId, input);

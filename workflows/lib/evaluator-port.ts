@@ -1,14 +1,12 @@
-import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { EvaluatorActivities } from '../../activities/evaluators/evaluator-activities';
 import type { CallReuse } from '../../core/hash/call-ledger';
 import type { EvaluateInput, EvaluateResult } from '../../core/schemas/agent-activities';
+import { fastStepOptions } from './activity-options';
 import { runLedger } from './run-ledger';
 
 /** Patch id: custom evaluators declared `fast` run as local activities (runs recorded before it replay as they ran). */
 export const FAST_EVALUATORS = 'grove-fast-evaluators';
-
-/** A fast evaluator that takes longer than this has no business being declared fast. */
-const FAST_EVALUATOR_TIMEOUT_MS = 30_000;
 
 /**
  * The workflow's side of the evaluator activities. The LLM evaluator is a model call, so it
@@ -20,15 +18,12 @@ const FAST_EVALUATOR_TIMEOUT_MS = 30_000;
  * evaluation; that also fails an unknown evaluator name at once.
  *
  * @example
- * const evaluate = evaluatorPort(regularOptions, evaluatorTaskQueue);
+ * const evaluate = evaluatorPort(options, options.taskQueue !== undefined);
  * const { score } = await evaluate(input, 'evaluate n3 candidate 1/2');
  */
 export function evaluatorPort(options: ActivityOptions, ownQueue: boolean) {
   const regular = proxyActivities<EvaluatorActivities>(options);
-  const localOptions: LocalActivityOptions = {
-    startToCloseTimeout: Math.min(Number(options.startToCloseTimeout ?? FAST_EVALUATOR_TIMEOUT_MS), FAST_EVALUATOR_TIMEOUT_MS),
-    retry: { ...options.retry, maximumAttempts: 3 },
-  };
+  const localOptions = fastStepOptions(options);
   const local = proxyLocalActivities<EvaluatorActivities>(localOptions);
   // Per evaluator name: whether it is fast, or the question under way. Once known — and always
   // for the LLM evaluator, a queue of its own, or a run recorded before the patch — an

@@ -1,15 +1,12 @@
-import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolActivities } from '../../activities/tools/tool-activities';
 import type { ActiveToolsInput, RunToolInput, RunToolResult, ToolSpec } from '../../core/schemas/agent-activities';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
-import { activityOptions } from './activity-options';
+import { activityOptions, fastStepOptions } from './activity-options';
 import { runLedger } from './run-ledger';
 
 /** Patch id: tools declared `fast` run as local activities (runs recorded before it replay as they ran). */
 export const FAST_TOOLS = 'grove-fast-tools';
-
-/** A fast tool that takes longer than this has no business being declared fast. */
-const FAST_TOOL_TIMEOUT_MS = 30_000;
 
 /**
  * The workflow's side of the tool activities, shared by the search agents and sessions: tools
@@ -30,10 +27,7 @@ export function toolPort(llm: LlmSettings, taskQueue: string | undefined, nonRet
     taskQueue,
   };
   const tools = proxyActivities<ToolActivities>(options);
-  const localOptions: LocalActivityOptions = {
-    startToCloseTimeout: Math.min(llm.startToCloseTimeoutMs, FAST_TOOL_TIMEOUT_MS),
-    retry: { ...options.retry, maximumAttempts: 3 },
-  };
+  const localOptions = fastStepOptions(options);
   const local = proxyLocalActivities<ToolActivities>(localOptions);
   return {
     describeTools: (names: string[]): Promise<ToolSpec[]> =>

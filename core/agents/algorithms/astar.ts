@@ -67,14 +67,8 @@ async function parallelStep(ctx: SearchContext, algo: AStarState): Promise<boole
     if (ctx.isSolution(id)) return solved(ctx, id);
     if (!ctx.isTerminal(id)) picked.push(id);
   }
-  const launched: Array<Promise<() => number[]>> = [];
-  for (const id of picked) {
-    if (launched.length > 0 && ctx.budgetStop(ctx.expansionCalls(1))) break;
-    launched.push(ctx.prepareExpansion(id));
-  }
-  for (const id of picked.slice(launched.length)) algo.frontier.push([id, priority(ctx, id), algo.pushed++]);
-  const attach = await Promise.all(launched);
-  const levels = attach.map((f) => f());
+  const levels = await ctx.expandRound(picked);
+  for (const id of picked.slice(levels.length)) algo.frontier.push([id, priority(ctx, id), algo.pushed++]);
   for (const children of levels) {
     const solution = firstSolution(ctx, children);
     if (solution !== undefined) return solved(ctx, solution);

@@ -21,9 +21,7 @@ export const beam: SearchAlgorithm = {
     const affordable = affordableExpansions(ctx, algo.beam.length);
     if (affordable === 0) ctx.ensureBudget(ctx.expansionCalls());
     const ids = algo.beam.slice(0, affordable);
-    const level = ctx.orderedRounds
-      ? (await mapLimit(ids, ids.length, (id) => ctx.prepareExpansion(id))).map((attach) => attach())
-      : await mapLimit(ids, algo.beam.length, (id) => ctx.expand(id));
+    const level = ctx.behaviour.orderedRounds ? await ctx.expandRound(ids) : await mapLimit(ids, algo.beam.length, (id) => ctx.expand(id));
     const children = level.flat();
     const solution = firstSolution(ctx, children);
     if (solution !== undefined) return solved(ctx, solution);

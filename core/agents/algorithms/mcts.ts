@@ -88,16 +88,8 @@ async function parallelStep(ctx: SearchContext, algo: MctsState): Promise<boolea
     ctx.state.stop = { kind: 'maxRollouts', message: `${algo.rollouts} rollouts done (maxRollouts ${ctx.options.maxRollouts})` };
     return false;
   }
-  // Launched in order, each reserving its calls before the next is priced; the first may stop
-  // the search (nothing else is under way then), later ones wait for a round with budget.
-  const launched: Array<Promise<() => number[]>> = [];
-  for (const id of inflight) {
-    if (launched.length > 0 && ctx.budgetStop(ctx.expansionCalls(1))) break;
-    launched.push(ctx.prepareExpansion(id));
-  }
-  const attach = await Promise.all(launched);
-  const round = inflight.splice(0, launched.length);
-  const expanded = round.map((id, i) => ({ id, children: attach[i]!() }));
+  const levels = await ctx.expandRound(inflight);
+  const expanded = inflight.splice(0, levels.length).map((id, i) => ({ id, children: levels[i]! }));
   for (const { children } of expanded) {
     const solution = firstSolution(ctx, children);
     if (solution !== undefined) return markSolved(ctx, solution);
