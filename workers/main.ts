@@ -17,6 +17,7 @@ import { connectWorker } from '../client/temporal-server/connect';
 import { temporalSettings } from '../client/temporal-server/connection-options';
 import { createGroveWorker } from './create-worker';
 import { loadWorkerModule } from './worker-module';
+import { describeSandbox } from '../activities/sandbox/sandbox-layers';
 
 export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   Runtime.install({ logger: groveWorkerLogger((env.GROVE_LOG_LEVEL as 'WARN') ?? 'WARN') });
@@ -41,6 +42,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Pr
   console.log(
     `grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL}${served.length ? `, serving ${served.join(', ')}` : ''} (pid ${process.pid})`,
   );
+  console.log(`grove worker: ${describeSandbox()}`);
   await worker.run();
   await connection.close();
 }

@@ -1,3 +1,4 @@
+import { testScore } from '../core/code/code-outcome';
 import { setCurrentDetails } from '@temporalio/workflow';
 import { AICall } from '../core/airetry/ai-call';
 import { textOutput } from '../core/airetry/output-parsers';
@@ -51,7 +52,7 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
   } catch (err) {
     failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens });
   }
-  const best = fixed.attempts.reduce((m, a) => Math.max(m, a.outcome.tests ? a.outcome.tests.passed / Math.max(1, a.outcome.tests.total) : a.outcome.ok ? 1 : 0), 0);
+  const best = fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
   reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best });
   return {
     success: fixed.success,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_LANGUAGES } from '../../core/code/code-outcome';
+import { CODE_LANGUAGES, testScore } from '../../core/code/code-outcome';
 import { codeFeedback } from '../../core/code/code-feedback';
 import { extractCode } from '../../core/code/extract-code';
 import { messageText, type Message } from '../../core/schemas/messages';
@@ -15,7 +15,8 @@ const OptionsSchema = z.object({
 
 /**
  * grove's built-in `code-tests` evaluator (LATS on HumanEval): the score of a trajectory is the
- * fraction of the given tests its latest code passes, run in the sandbox — 1 only when all pass.
+ * fraction of the given tests its latest code passes, run in the sandbox — 1 only when all pass
+ * and the tests ran to their end (see `testScore`; tests run apart from the code, which cannot fake them).
  * The code is the last fenced block an assistant wrote (or the last `run_code` call's code); no
  * code scores 0. The reasoning is the sandbox feedback, so MCTS reflections can quote it.
  * Options (the run's `evaluator.options`): `language`, `testCode`, optional `timeoutMs`, `memoryMb`.
@@ -35,8 +36,7 @@ export const codeTestsEvaluator = defineEvaluator({
     const code = latestCode(trajectory, language);
     if (code === undefined) return { score: 0, reasoning: 'No code in the trajectory yet.' };
     const outcome = await execCode({ language, code, testCode, timeoutMs, memoryMb }, { signal: ctx.signal });
-    const score = outcome.ok ? 1 : outcome.tests && outcome.tests.total > 0 ? outcome.tests.passed / outcome.tests.total : 0;
-    return { score, reasoning: codeFeedback(outcome, { code, maxLength: 800 }) };
+    return { score: testScore(outcome), reasoning: codeFeedback(outcome, { code, maxLength: 800 }) };
   },
 });
 

@@ -4,3 +4,5 @@ export { createSandboxActivities, type SandboxActivities } from './sandbox-activ
 export { transpileTs } from './transpile-ts';
 export { runCodeTool, formatRunOutcome } from './run-code-tool';
 export { codeTestsEvaluator } from './code-tests-evaluator';
+export { sandboxLayers, describeSandbox } from './sandbox-layers';
+export { sandboxJail, type Jail } from './sandbox-jail';

@@ -1,71 +1,127 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { dirname } from 'node:path';
 import { enginePaths } from './engine-paths';
-import { SANDBOX_CHILD_SOURCE } from './sandbox-child-source';
+import { pyodideSnapshot } from './pyodide-snapshot';
+import { SANDBOX_CHILD_SOURCE } from './child/child-source';
+import { sandboxJail, type SandboxRole } from './sandbox-jail';
 
 export type Engine = 'js' | 'python';
 
-/** A protocol message from a sandbox child. */
-export type ChildMessage = { type: 'ready'; rss: number } | { type: 'done'; outcome: unknown };
+/** A message from a sandbox child on its channel (fd 3): `ready`, then per role `done`, `loaded`, `call` or `reply`. */
+export interface ChildMessage {
+  t: string;
+  [key: string]: unknown;
+}
+
+/** The longest line a child may write on its channel (a reply carrying a big value, the tests' tally). */
+const MAX_LINE_CHARS = 32_000_000;
 
 /**
- * One sandbox child process: started with an empty environment under Node's permission model
- * (reads limited to the engine packages; no writes, child processes or worker threads), its
- * engine loading at once. It runs exactly one job, then exits.
+ * One sandbox child process: Node under its permission model (reads limited to the engine
+ * packages; no writes, child processes or worker threads), with an empty environment, inside
+ * the jail when the machine allows one (see `sandboxJail`), its engine loading at once. It runs
+ * one job, then exits.
+ *
+ * Its channel to grove is a pipe on fd 3 carrying JSON lines; what it prints goes to its own
+ * stdout and stderr, which grove reads as the program's output and nothing else — so nothing
+ * the program prints can be taken for a message.
  */
 export class SandboxProcess {
   readonly child: ChildProcess;
-  readonly ready: Promise<number>;
+  readonly ready: Promise<void>;
+  /** Resident memory when the engine had loaded: limits count from here. */
+  baseRss = 0;
   exited = false;
-  stderr = '';
+  exitCode: number | null = null;
+  /** What Node itself wrote to stderr before the job (start-up failures). */
+  startError = '';
   private buffer = '';
-  private listeners: Array<(m: ChildMessage) => void> = [];
+  private channel: Readable;
+  private input: Writable;
+  private messageListeners: Array<(m: ChildMessage) => void> = [];
   private exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
+  private outputListeners: Array<(stream: 'out' | 'err', text: string) => void> = [];
+  private started = false;
 
-  constructor(readonly engine: Engine) {
+  constructor(readonly engine: Engine, readonly role: SandboxRole = 'code') {
     const paths = enginePaths();
-    const nonce = randomBytes(12).toString('hex');
-    const boot = JSON.stringify({ engine, nonce, paths: { pyodide: paths.pyodide, quickjs: paths.quickjs } });
-    const args = ['--experimental-permission', ...paths.readable.map((d) => `--allow-fs-read=${d}/*`), '--max-old-space-size=256', '--no-warnings', '-e', SANDBOX_CHILD_SOURCE, boot];
-    this.child = spawn(process.execPath, args, { env: {}, cwd: '/', stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-    let resolveReady!: (rss: number) => void;
+    const snapshot = engine === 'python' ? pyodideSnapshot() : undefined;
+    const readable = snapshot ? [...paths.readable, dirname(snapshot)] : paths.readable;
+    const boot = JSON.stringify({ engine, paths: { pyodide: paths.pyodide, quickjs: paths.quickjs, snapshot } });
+    const nodeArgs = ['--experimental-permission', ...readable.map((d) => `--allow-fs-read=${d}/*`), '--max-old-space-size=256', '--no-warnings', '-e', SANDBOX_CHILD_SOURCE, boot];
+    const jail = sandboxJail();
+    const command = jail.available ? jail.wrap(nodeArgs, readable, role) : { file: process.execPath, args: nodeArgs };
+    this.child = spawn(command.file, command.args, { env: {}, cwd: '/', stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    this.channel = this.child.stdio[3] as Readable;
+    this.input = this.child.stdio[3] as Writable;
+    let resolveReady!: () => void;
     let rejectReady!: (e: Error) => void;
-    this.ready = new Promise<number>((res, rej) => { resolveReady = res; rejectReady = rej; });
+    this.ready = new Promise<void>((res, rej) => { resolveReady = res; rejectReady = rej; });
     this.ready.catch(() => {});
-    this.child.stdout!.setEncoding('utf8');
-    this.child.stdout!.on('data', (chunk: string) => {
+    this.channel.setEncoding('utf8');
+    this.channel.on('data', (chunk: string) => {
       this.buffer += chunk;
-      if (this.buffer.length > 50_000_000) return this.kill();
       let nl: number;
       while ((nl = this.buffer.indexOf('\n')) >= 0) {
         const line = this.buffer.slice(0, nl);
         this.buffer = this.buffer.slice(nl + 1);
-        if (!line.startsWith(`${nonce} `)) continue;
-        const msg = JSON.parse(line.slice(nonce.length + 1)) as ChildMessage;
-        if (msg.type === 'ready') resolveReady(msg.rss);
-        for (const l of this.listeners) l(msg);
+        let msg: ChildMessage;
+        try {
+          msg = JSON.parse(line) as ChildMessage;
+        } catch {
+          continue; // not a message: the child is no longer speaking the protocol (what it says cannot count)
+        }
+        if (!msg || typeof msg !== 'object' || typeof msg.t !== 'string') continue;
+        if (msg.t === 'ready' && !this.started) {
+          this.baseRss = this.rss() ?? 0;
+          resolveReady();
+          continue;
+        }
+        for (const l of this.messageListeners) l(msg);
       }
+      if (this.buffer.length > MAX_LINE_CHARS) this.kill();
     });
-    this.child.stderr!.setEncoding('utf8');
-    this.child.stderr!.on('data', (chunk: string) => { if (this.stderr.length < 4_000) this.stderr += chunk; });
+    this.channel.on('error', () => {});
+    for (const [stream, name] of [[this.child.stdout!, 'out'], [this.child.stderr!, 'err']] as const) {
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        if (!this.started) {
+          if (name === 'err' && this.startError.length < 4_000) this.startError += chunk;
+          return;
+        }
+        for (const l of this.outputListeners) l(name, chunk);
+      });
+    }
     this.child.on('error', (e) => rejectReady(e));
     this.child.on('exit', (code, signal) => {
       this.exited = true;
-      rejectReady(new Error(`the sandbox process ended before its engine loaded (${signal ?? `exit ${code}`})`));
-      // A result line may still be in the pipe when the process is reported gone.
+      this.exitCode = code;
+      const why = this.startError.trim().split('\n').filter(Boolean).slice(-1)[0];
+      rejectReady(new Error(`the sandbox process ended before its engine loaded (${signal ?? `exit ${code}`})${why ? `: ${why.slice(0, 300)}` : ''}`));
+      // The last messages may still be in the pipe when the process is reported gone.
       setImmediate(() => { for (const l of this.exitListeners) l(code, signal); });
     });
   }
 
-  onMessage(fn: (m: ChildMessage) => void): void { this.listeners.push(fn); }
-  onExit(fn: (code: number | null, signal: string | null) => void): void { this.exitListeners.push(fn); }
+  /** The job begins: from now on what the child prints is the program's output. */
+  start(job: unknown): void {
+    this.started = true;
+    this.send(job);
+  }
 
-  send(job: unknown): void { this.child.send(job as never); }
+  send(message: unknown): void {
+    if (!this.exited) this.input.write(`${JSON.stringify(message)}\n`);
+  }
+
+  onMessage(fn: (m: ChildMessage) => void): void { this.messageListeners.push(fn); }
+  onExit(fn: (code: number | null, signal: string | null) => void): void { this.exitListeners.push(fn); }
+  onOutput(fn: (stream: 'out' | 'err', text: string) => void): void { this.outputListeners.push(fn); }
 
   kill(): void { if (!this.exited) this.child.kill('SIGKILL'); }
 
-  /** Resident memory of the child, from /proc. */
+  /** Resident memory of the child, read by grove from /proc (the child cannot misreport it). */
   rss(): number | undefined {
     try {
       const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'));
@@ -77,39 +133,48 @@ export class SandboxProcess {
 
   /** A waiting spare must not keep the worker process alive. */
   setKeepAlive(on: boolean): void {
-    const handles = [this.child, this.child.stdout, this.child.stderr, (this.child as unknown as { channel?: { ref(): void; unref(): void } }).channel];
-    for (const h of handles) (on ? (h as { ref?(): void })?.ref?.() : (h as { unref?(): void })?.unref?.());
+    for (const h of [this.child, ...this.child.stdio]) (on ? (h as { ref?(): void } | null)?.ref?.() : (h as { unref?(): void } | null)?.unref?.());
   }
 }
 
-const spares = new Map<Engine, SandboxProcess>();
+/** Spare processes kept ready per engine and role: a Python run with tests takes two (the code's and the tests'). */
+const SPARES: Record<string, number> = { 'js:code': 1, 'python:code': 1, 'python:tests': 1 };
+const spares = new Map<string, SandboxProcess[]>();
 
 /**
- * A sandbox process for `engine`: the waiting spare when there is one (its engine already
- * loaded, no job ever run in it), else a new one; then a new spare is started for the next run
- * (`GROVE_SANDBOX_SPARES=0` turns spares off). Spares hide the engine's start-up (Pyodide: ~1.5 s)
- * without sharing anything between runs: every process runs one job and exits.
+ * A sandbox process for `engine` in `role`: a waiting spare when there is one (its engine
+ * already loaded, no job ever run in it), else a new one; then spares are topped up for the next
+ * run (`GROVE_SANDBOX_SPARES=0` turns spares off). Spares hide the engine's start-up (Pyodide:
+ * ~1.6 s) without sharing anything between runs: every process runs one job and exits.
  *
  * @example
  * const sandbox = takeSandbox('python');
  */
-export function takeSandbox(engine: Engine): SandboxProcess {
-  const spare = spares.get(engine);
-  spares.delete(engine);
-  const chosen = spare && !spare.exited ? spare : new SandboxProcess(engine);
+export function takeSandbox(engine: Engine, role: SandboxRole = 'code'): SandboxProcess {
+  const key = `${engine}:${role}`;
+  const pool = spares.get(key) ?? [];
+  spares.set(key, pool);
+  let chosen: SandboxProcess | undefined;
+  while (!chosen && pool.length > 0) {
+    const spare = pool.shift()!;
+    if (!spare.exited) chosen = spare;
+  }
+  chosen ??= new SandboxProcess(engine, role);
   chosen.setKeepAlive(true);
   if (process.env.GROVE_SANDBOX_SPARES !== '0') {
-    const next = new SandboxProcess(engine);
-    next.setKeepAlive(false);
-    next.onExit(() => { if (spares.get(engine) === next) spares.delete(engine); });
-    spares.set(engine, next);
+    while (pool.length < (SPARES[key] ?? 0)) {
+      const next = new SandboxProcess(engine, role);
+      next.setKeepAlive(false);
+      next.onExit(() => { const i = pool.indexOf(next); if (i >= 0) pool.splice(i, 1); });
+      pool.push(next);
+    }
   }
   return chosen;
 }
 
 /** Stops the waiting spares (a worker shutting down; tests). */
 export function closeSandboxSpares(): void {
-  for (const s of spares.values()) s.kill();
+  for (const pool of spares.values()) for (const s of pool) s.kill();
   spares.clear();
 }
 process.once('exit', closeSandboxSpares);

@@ -35,9 +35,36 @@ export const codeOutcomeSchema = z.object({
   error: codeErrorSchema.optional().describe('Why it did not succeed.'),
   durationMs: z.number().describe('Time spent running the code in the engine.'),
   /** Tests run and passed, when test code was given (for the code evaluator). */
-  tests: z.object({ passed: z.number().int().describe('Assertions that held.'), total: z.number().int().describe('Assertions run.') }).optional().describe('Assertions run and passed, when tests were given.'),
+  tests: z
+    .object({
+      passed: z.number().int().describe('Assertions that held.'),
+      total: z.number().int().describe('Assertions run.'),
+      completed: z.boolean().optional().describe('The test code ran to its end (false: it stopped early — an exit, an uncaught error, a limit — so the tests did not all run).'),
+    })
+    .optional()
+    .describe('Assertions run and passed, when tests were given.'),
+  /** The isolation layers that were active for this run (see docs/sandbox.md). */
+  layers: z.array(z.string()).optional().describe('The isolation layers active for this run, e.g. wasm, host-globals-removed, node-permissions, empty-env, network-namespace, filesystem-jail, unprivileged-user, tests-apart.'),
 });
 export type CodeOutcome = z.infer<typeof codeOutcomeSchema>;
+
+/**
+ * The score of an outcome for a search (the `code-tests` evaluator; the code fixer's best
+ * attempt): 1 only when the run is `ok` (ran without error and every test passed), else the
+ * fraction of assertions that held — counting one more, failing, assertion when the tests did
+ * not run to their end, so code that stops the tests early (an exit, a crash, a limit) can never
+ * reach 1 by hiding the assertions it would fail.
+ *
+ * @example
+ * testScore({ ok: false, stdout: '', stderr: '', durationMs: 1, tests: { passed: 1, total: 1, completed: false } }) // 0.5
+ */
+export function testScore(outcome: CodeOutcome): number {
+  if (outcome.ok) return 1;
+  const tests = outcome.tests;
+  if (!tests || tests.total <= 0) return 0;
+  const unseen = tests.completed === false || tests.passed >= tests.total ? 1 : 0;
+  return tests.passed / (tests.total + unseen);
+}
 
 export const execCodeInputSchema = z.object({
   language: z.enum(CODE_LANGUAGES),

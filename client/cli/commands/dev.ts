@@ -3,6 +3,7 @@ import { ensureStore } from '../../local/ensure-store';
 import { ensureTemporal } from '../../local/ensure-temporal';
 import { startLocalWorker } from '../../local/local-worker';
 import { parseCommandArgs, UsageError } from '../usage-error';
+import { describeSandbox } from '../../../activities/sandbox/sandbox-layers';
 
 export async function devCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   const { values } = parseCommandArgs('dev', args, { 'task-queue': { type: 'string' }, store: { type: 'string' }, scripted: { type: 'boolean' } });
@@ -14,6 +15,7 @@ export async function devCommand(args: string[], io: { out: (line: string) => vo
   const model = await ensureModel({ log: io.out, scripted: values.scripted });
   const worker = await startLocalWorker({ settings: temporal.settings, llm: model.llm, taskQueue, store: store.settings });
   io.out(`grove dev: worker on task queue "${taskQueue}"${temporal.settings.uiUrl ? `; Temporal UI at ${temporal.settings.uiUrl}` : ''}`);
+  io.out(`grove dev: ${describeSandbox()}`);
   io.out('grove dev: try `npx grove run generate --prompt "Say hi!"` in another terminal; Ctrl-C stops');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

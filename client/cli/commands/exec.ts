@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { CODE_LANGUAGES, execCodeInputSchema, type CodeLanguage } from '../../../core/code/code-outcome';
+import { basename } from 'node:path';
+import { CODE_LANGUAGES, execCodeInputSchema, type CodeLanguage, type CodeOutcome } from '../../../core/code/code-outcome';
 import { parseCommandArgs, UsageError } from '../usage-error';
 
 /** `grove exec`: runs a file in grove's sandbox and prints the outcome as JSON (exit 0 ok, 1 not ok, 2 usage). */
@@ -28,10 +29,27 @@ export async function execCommand(args: string[], io: { out: (line: string) => v
     throw new UsageError(`exec: ${issue.path.join('.') || 'input'}: ${issue.message}`);
   }
   const { execCode } = require('../../../activities/sandbox/exec-code') as typeof import('../../../activities/sandbox/exec-code');
-  const outcome = await execCode(parsed.data);
+  const outcome = named(await execCode(parsed.data), file, values.test);
   io.out(JSON.stringify(outcome, null, 2));
   if (outcome.error?.kind === 'sandbox') process.stderr.write(`grove exec: ${outcome.error.message}\n`);
   return outcome.ok ? 0 : 1;
+}
+
+/**
+ * The sandbox names the code `solution.*` and the tests `tests.*`; the user gave files of their
+ * own, so its error messages (and tracebacks on stderr) name those.
+ */
+function named(outcome: CodeOutcome, file: string, testFile: string | undefined): CodeOutcome {
+  const own = (path: string | undefined) => (path === undefined || path === '-' ? undefined : basename(path));
+  const rename = (text: string) => {
+    let out = text;
+    const code = own(file);
+    const tests = own(testFile);
+    if (code) out = out.replace(/\bsolution\.(?:py|js|ts)\b/g, () => code);
+    if (tests) out = out.replace(/\btests\.(?:py|js|ts)\b/g, () => tests);
+    return out;
+  };
+  return { ...outcome, stderr: rename(outcome.stderr), ...(outcome.error ? { error: { ...outcome.error, message: rename(outcome.error.message) } } : {}) };
 }
 
 function languageOf(file: string): CodeLanguage | undefined {
