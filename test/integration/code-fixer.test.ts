@@ -9,8 +9,8 @@ test('the code fixer fixes a wrong solution through the sandbox’s real feedbac
   const result = await suite.withWorker((taskQueue) => groveClient(suite.env, taskQueue).run('code-fixer', input));
   expect(result.success).toBe(true);
   expect(result.attempts.map((a) => [a.ok, a.kind, a.tests])).toEqual([
-    [false, 'test', { passed: 2, total: 3 }],
-    [true, undefined, { passed: 3, total: 3 }],
+    [false, 'test', { passed: 2, total: 3, completed: true }],
+    [true, undefined, { passed: 3, total: 3, completed: true }],
   ]);
   expect([result.calls, result.retries]).toEqual([2, 1]);
   expect(result.code).toContain('isalnum');
