@@ -21,18 +21,19 @@ import { sandbox } from './benchmarks/sandbox';
 import { code } from './benchmarks/code';
 import { realModels } from './benchmarks/real-models';
 import { budgetCurve } from './benchmarks/budget-curve';
+import { humanEval } from './benchmarks/human-eval';
 import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, stepKinds, parallelSearch, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve];
+const SUITE: Benchmark[] = [overhead, stepKinds, parallelSearch, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve, humanEval];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const onlyArg = args.find((a) => a.startsWith('--only'));
   const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',') : undefined;
-  const selected = SUITE.filter((b) => !only || only.includes(b.name));
+  const selected = SUITE.filter((b) => (only ? only.includes(b.name) : !b.long));
   if (selected.length === 0) throw new Error(`no benchmark named ${only?.join(', ')} (have: ${SUITE.map((b) => b.name).join(', ')})`);
 
   const env: BenchEnv = await openBenchEnv({ quick, log: (l) => console.log(l) });

@@ -10,7 +10,7 @@ import { promptConversation } from '../../core/schemas/prompt-conversation';
 import { checkMultiplication, multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../../examples/tools';
 import { inProcessOpenAI } from '../../model-server';
-import type { Benchmark, Row } from '../lib/benchmark';
+import { wilson, type Benchmark, type Row } from '../lib/benchmark';
 
 const LLM = { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'multiplier-judge', timeoutMs: 1000, heartbeatIntervalMs: 1000, sendCallKey: false };
 const BUDGETS = [10, 15, 18, 20, 30, 60];
@@ -117,15 +117,4 @@ async function search(
   const outcome = (await runSearch(new SearchContext(state, options, port, behaviour))) as SearchOutcome;
   const messages = await port.resolvePath(trajectoryInput(state.tree, outcome.bestId));
   return { solved: checkMultiplication(messages).score === 1, calls: state.counters.llmCalls };
-}
-
-/** 95 % Wilson score interval, in whole percent. */
-function wilson(k: number, n: number): [number, number] {
-  if (n === 0) return [0, 0];
-  const z = 1.96;
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.round(100 * Math.max(0, c - h)), Math.round(100 * Math.min(1, c + h))];
 }

@@ -16,6 +16,8 @@ export interface Benchmark {
   title: string;
   /** Whether it needs the Temporal dev server (all but pure in-process ones). */
   needsTemporal: boolean;
+  /** Hours long: run only when named (`--only`), never in the default suite. */
+  long?: boolean;
   run(env: BenchEnv): Promise<BenchmarkOutput>;
 }
 
@@ -32,4 +34,20 @@ export function spread(samples: number[], digits = 1): { median: number; min: nu
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * The 95 % Wilson score interval of k successes in n trials, in whole percent.
+ *
+ * @example
+ * wilson(3, 100); // [1, 9]
+ */
+export function wilson(k: number, n: number): [number, number] {
+  if (n === 0) return [0, 0];
+  const z = 1.96;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.round(100 * Math.max(0, c - h)), Math.round(100 * Math.min(1, c + h))];
 }
