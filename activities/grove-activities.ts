@@ -9,11 +9,15 @@ import { codeTestsEvaluator, createSandboxActivities, runCodeTool } from './sand
 import type { MessageStore } from './store/message-store';
 import { createStoreActivities } from './store/store-activities';
 import { createToolActivities, type AnyToolDefinition } from './tools';
+import type { McpServers } from './mcp/mcp-servers';
+import { secretRedactor } from './secrets/secret-redactor';
 
 export interface GroveActivityDeps {
   llm: LlmConfig;
   store: MessageStore;
   tools?: AnyToolDefinition[];
+  /** MCP servers whose tools join `tools` (named `<server>__<tool>`). */
+  mcp?: McpServers;
   evaluators?: EvaluatorDefinition[];
   /** An `openai` client to use instead of one built from `llm`. */
   client?: OpenAI;
@@ -33,11 +37,21 @@ export function createGroveActivities(deps: GroveActivityDeps) {
     ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client }),
     ...createStoreActivities(deps.store),
     ...createResumeActivities(),
-    ...createToolActivities({ tools: withBuiltIns(deps.tools ?? [], [runCodeTool]), store: deps.store }),
+    ...createToolActivities({
+      tools: groveTools(deps.tools),
+      sources: deps.mcp ? [deps.mcp] : [],
+      store: deps.store,
+      redact: secretRedactor(process.env, deps.mcp?.secrets()),
+    }),
     ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client }),
     ...createPolicyActivities(deps.policy ?? loadPolicy()),
     ...createSandboxActivities(),
   };
+}
+
+/** The user's tools plus grove's built-in tools whose names they do not take: what a worker serves besides its MCP servers' tools. */
+export function groveTools(own: AnyToolDefinition[] = []): AnyToolDefinition[] {
+  return withBuiltIns(own, [runCodeTool]);
 }
 
 /** The user's tools (or evaluators) plus grove's built-ins whose names they do not take. */

@@ -2,6 +2,8 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { LlmConfig } from '../activities/llm/llm-config';
 import type { EvaluatorDefinition } from '../activities/evaluators';
 import type { AnyToolDefinition } from '../activities/tools';
+import type { McpServersInput } from '../activities/mcp/mcp-config';
+import type { McpServers } from '../activities/mcp/mcp-servers';
 import type { MessageStore } from '../activities/store/message-store';
 import type { StoreSettings } from '../activities/store/open-store';
 import { GrovePlugin } from './grove-plugin';
@@ -25,6 +27,8 @@ export interface GroveWorkerOptions {
   store?: MessageStore | StoreSettings | string;
   /** Tools the search agents may call (served as activities on this worker's task queue). */
   tools?: AnyToolDefinition[];
+  /** MCP servers whose tools this worker serves too (`<server>__<tool>`); started before the worker exists. See `GrovePluginOptions.mcpServers`. */
+  mcpServers?: McpServersInput | McpServers;
   /** Custom evaluators the search agents may use by name. */
   evaluators?: EvaluatorDefinition[];
   /** What one run may do; `GROVE_POLICY_FILE` or safe defaults when omitted. */
@@ -45,16 +49,23 @@ export interface GroveWorkerOptions {
  * await worker.run();
  */
 export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worker> {
-  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, evaluators: opts.evaluators, policy: opts.policy });
+  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, mcpServers: opts.mcpServers, evaluators: opts.evaluators, policy: opts.policy });
   await plugin.store.check();
-  return Worker.create({
-    connection: opts.connection,
-    namespace: opts.namespace ?? 'default',
-    taskQueue: opts.taskQueue,
-    workflowsPath: opts.workflowsPath,
-    workflowBundle: opts.workflowBundle,
-    activities: opts.activities ?? {},
-    plugins: [plugin],
-    ...opts.workerOptions,
-  });
+  try {
+    await plugin.ready();
+    return await Worker.create({
+      connection: opts.connection,
+      namespace: opts.namespace ?? 'default',
+      taskQueue: opts.taskQueue,
+      workflowsPath: opts.workflowsPath,
+      workflowBundle: opts.workflowBundle,
+      activities: opts.activities ?? {},
+      plugins: [plugin],
+      ...opts.workerOptions,
+    });
+  } catch (err) {
+    // No worker will run to stop the servers the plugin started.
+    if (plugin.mcp && plugin.mcp !== opts.mcpServers) await plugin.mcp.close();
+    throw err;
+  }
 }

@@ -1,11 +1,13 @@
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import type { EvaluatorDefinition } from '../activities/evaluators';
-import { createGroveActivities } from '../activities/grove-activities';
+import { createGroveActivities, groveTools } from '../activities/grove-activities';
+import { McpServers } from '../activities/mcp/mcp-servers';
+import type { McpServersInput } from '../activities/mcp/mcp-config';
 import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
 import type { MessageStore } from '../activities/store/message-store';
 import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
-import type { AnyToolDefinition } from '../activities/tools';
+import { toolRegistry, type AnyToolDefinition } from '../activities/tools';
 import { loadPolicy } from '../activities/policy/load-policy';
 import { redactError, secretRedactor } from '../activities/secrets/secret-redactor';
 import type { OperatorPolicyInput } from '../core/policy/operator-policy';
@@ -18,6 +20,13 @@ export interface GrovePluginOptions {
   llm?: Partial<LlmConfig>;
   /** Tools the search agents may call by name. */
   tools?: AnyToolDefinition[];
+  /**
+   * MCP servers whose tools this worker serves, by server name: `{ command, args, env }` for a
+   * server the worker starts (stdio), `{ url, headers }` for one it connects to (streamable
+   * HTTP); each may limit its tools (`tools: [...]`) and set `timeoutMs`. Their tools are named
+   * `<server>__<tool>`. Or an `McpServers` of your own (you then close it). See docs/mcp.md.
+   */
+  mcpServers?: McpServersInput | McpServers;
   /** Custom evaluators the search agents may use by name. */
   evaluators?: EvaluatorDefinition[];
   /** What one run may do (spend, fan-out, delays, task queues); `GROVE_POLICY_FILE` or safe defaults when omitted. */
@@ -49,13 +58,30 @@ export interface GrovePluginOptions {
 export class GrovePlugin extends SimplePlugin {
   readonly store: MessageStore;
   readonly llm: LlmConfig;
+  /** The worker's MCP servers (none configured: undefined). */
+  readonly mcp: McpServers | undefined;
+  /**
+   * Starts the MCP servers and lists their tools, checking that no two of the worker's tools
+   * share a name. The worker does it when it starts running; `createGroveWorker` does it before
+   * the worker exists, so a server that cannot start stops it at once, naming the server.
+   *
+   * @example
+   * const plugin = new GrovePlugin({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } });
+   * await plugin.ready();
+   */
+  readonly ready: () => Promise<void>;
 
   constructor(opts: GrovePluginOptions = {}) {
     const store = resolveStore(opts.store);
-    // A store the plugin opened from a URL is the plugin's to close; one it was given is not.
+    // A store the plugin opened from a URL is the plugin's to close; one it was given is not. The same for MCP servers.
     const owned = opts.store === undefined || typeof opts.store === 'string' || !('get' in opts.store);
+    const mcp = opts.mcpServers instanceof McpServers ? opts.mcpServers : opts.mcpServers && Object.keys(opts.mcpServers).length > 0 ? new McpServers(opts.mcpServers) : undefined;
+    const ownsMcp = mcp !== undefined && mcp !== opts.mcpServers;
     const llm = llmConfigFromEnv(process.env, opts.llm ?? {});
-    const redact = secretRedactor();
+    const redact = secretRedactor(process.env, mcp?.secrets());
+    const ready = async () => {
+      if (mcp) toolRegistry([...groveTools(opts.tools), ...(await mcp.tools())]);
+    };
     super({
       name: 'grove',
       // Known secrets never leave the worker in an activity's error (it is recorded in history and logged).
@@ -75,18 +101,22 @@ export class GrovePlugin extends SimplePlugin {
           }),
         ],
       },
-      activities: createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators, policy: loadPolicy(opts.policy) }),
+      activities: createGroveActivities({ llm, store, tools: opts.tools, mcp, evaluators: opts.evaluators, policy: loadPolicy(opts.policy) }),
       runContext: async (next) => {
-        await store.check();
         try {
+          await store.check();
+          await ready();
           await next();
         } finally {
+          if (ownsMcp) await mcp.close();
           if (owned) await store.close();
         }
       },
     });
     this.store = store;
     this.llm = llm;
+    this.mcp = mcp;
+    this.ready = ready;
   }
 
   override configureWorker(options: WorkerOptions): WorkerOptions {

@@ -7,15 +7,16 @@
  * Known = the values of `OPENAI_API_KEY`, `TEMPORAL_API_KEY`, every variable whose name says it
  * holds one (`…KEY`, `…TOKEN`, `…SECRET`, `…PASSWORD`, `…CREDENTIAL…`), the variables listed in
  * `GROVE_SECRET_ENV` (comma-separated), and the passwords inside URL-valued variables
- * (`postgres://user:pw@…`). Values shorter than 8 characters are not treated as secrets (they
- * would blank common words).
+ * (`postgres://user:pw@…`), plus the `more` given (e.g. the keys the worker hands its MCP
+ * servers). Values shorter than 8 characters are not treated as secrets (they would blank
+ * common words).
  *
  * @example
  * const redact = secretRedactor(process.env);
  * redact(`key is ${process.env.OPENAI_API_KEY}`) // 'key is [redacted OPENAI_API_KEY]'
  */
-export function secretRedactor(env: NodeJS.ProcessEnv = process.env): (text: string) => string {
-  const secrets = knownSecrets(env).sort((a, b) => b.value.length - a.value.length);
+export function secretRedactor(env: NodeJS.ProcessEnv = process.env, more: { name: string; value: string }[] = []): (text: string) => string {
+  const secrets = [...knownSecrets(env), ...more].sort((a, b) => b.value.length - a.value.length);
   if (secrets.length === 0) return (text) => text;
   return (text) => {
     let out = text;

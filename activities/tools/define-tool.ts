@@ -24,8 +24,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
   name: string;
   /** What the tool does and when to call it; the model reads it. */
   description: string;
-  /** The arguments. Its JSON Schema (`z.toJSONSchema`, without `$schema`) is what the model gets. */
+  /** The arguments. Its JSON Schema (`z.toJSONSchema`, without `$schema`) is what the model gets, unless `jsonSchema` is given. */
   parameters: S;
+  /**
+   * The JSON Schema the model gets, for a tool whose arguments are described by one already (an
+   * MCP server's tool); `parameters` then only checks the arguments. Default: `parameters`'.
+   */
+  jsonSchema?: Record<string, unknown>;
   /** Calling it ends a trajectory (e.g. a final answer). Default false. */
   isTerminal?: boolean;
   /** Send the schema with `strict: true` (every property must then be required). Default false. */
@@ -49,6 +54,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
   run(args: z.output<S>, ctx: ToolContext): O | Promise<O>;
   /** What the model sees of the output. Default: a string as is, anything else as JSON. */
   formatOutput?(output: O): string;
+  /** What the tool message keeps as `rawOutput` (evaluators read it). Default: the output itself. */
+  rawOutput?(output: O): unknown;
   /** Whether the tool is offered for this trajectory. Default: always. */
   isActive?(trajectory: Message[]): boolean | Promise<boolean>;
 }
@@ -118,13 +125,16 @@ export function checkToolDefinition(def: AnyToolDefinition): void {
   }
   if (typeof def.description !== 'string' || def.description.trim() === '') fail('needs a description (the model reads it to decide when to call the tool)');
   if (typeof def.run !== 'function') fail('needs a run(args, ctx) function');
-  for (const key of ['formatOutput', 'isActive'] as const) {
+  for (const key of ['formatOutput', 'rawOutput', 'isActive'] as const) {
     if (def[key] !== undefined && typeof def[key] !== 'function') fail(`${key} must be a function when given`);
   }
   for (const key of ['isTerminal', 'strict', 'requiresApproval', 'fast'] as const) {
     if (def[key] !== undefined && typeof def[key] !== 'boolean') fail(`${key} must be a boolean when given`);
   }
   if (!(def.parameters instanceof z.ZodType)) fail('parameters must be a zod schema, e.g. z.object({ a: z.number() })');
+  if (def.jsonSchema !== undefined && (typeof def.jsonSchema !== 'object' || def.jsonSchema === null || Array.isArray(def.jsonSchema))) {
+    fail('jsonSchema must be a JSON Schema object when given');
+  }
   let schema: Record<string, unknown>;
   try {
     schema = parametersSchema(def);
@@ -140,6 +150,7 @@ export function checkToolDefinition(def: AnyToolDefinition): void {
 
 /** The JSON Schema of the arguments, computed once per definition. */
 function parametersSchema(def: AnyToolDefinition): Record<string, unknown> {
+  if (def.jsonSchema) return def.jsonSchema;
   const cached = schemas.get(def);
   if (cached) return cached;
   const { $schema: _ignored, ...schema } = z.toJSONSchema(def.parameters) as Record<string, unknown>;

@@ -14,17 +14,26 @@ import { callOnce } from '../call-once';
 import { currentOwner, resolveConversation } from '../store/resolve-conversation';
 import { type AnyToolDefinition, checkToolDefinition, ToolDefinitionError, toolSpec } from './define-tool';
 import { invalidArgumentsText, invalidJsonText, notApprovedText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
-import { defaultFormatOutput, jsonSafeOutput } from './tool-output';
+import { cutOutput, DEFAULT_MAX_OUTPUT_CHARS, defaultFormatOutput, jsonSafeOutput } from './tool-output';
 import { secretRedactor } from '../secrets/secret-redactor';
+
+/** Tools that are known only once something was asked (a worker's MCP servers list theirs when they start). */
+export interface ToolSource {
+  tools(): Promise<AnyToolDefinition[]>;
+}
 
 export interface ToolActivityOptions {
   /** The tools this worker can run (names must be unique). */
   tools: AnyToolDefinition[];
+  /** More tools, in the same registry (names unique across all): listed once, on first use or when the worker starts. */
+  sources?: ToolSource[];
   store: MessageStore;
   /** How often a running tool heartbeats. Default 2000 ms. */
   heartbeatIntervalMs?: number;
   /** Blanks known secrets out of tool outputs before they are stored (default: the worker's, `secretRedactor`). */
   redact?: (text: string) => string;
+  /** Longest tool output kept, in characters, for what the model sees and for `rawOutput` each (default 100,000): results travel through workflow history. */
+  maxOutputChars?: number;
 }
 
 /**
@@ -36,7 +45,12 @@ export interface ToolActivityOptions {
  * arguments that are not JSON or do not fit the schema, and a tool that throws each become a
  * tool message starting with "Error:" (`isError: true`), so the model can try again and the
  * evaluator can score the mistake. Only infrastructure problems (the message store) and
- * cancellation fail the activity.
+ * cancellation fail the activity — and an `ApplicationFailure` a tool throws on purpose (an MCP
+ * server that died or timed out, a flaky service the tool wants retried), which Temporal then
+ * retries by the run's policy.
+ *
+ * An output is redacted (known secrets blanked), then cut to `maxOutputChars` with a note saying
+ * so; a `rawOutput` whose JSON is longer than that is left out of the message.
  *
  * Every activity resolves its trajectory input even when it does not need the messages: the
  * input may carry writes for the store, and the workflow counts them as stored once the
@@ -50,16 +64,26 @@ export interface ToolActivityOptions {
  * await Worker.create({ taskQueue: 'grove', activities, workflowBundle, connection });
  */
 export function createToolActivities(options: ToolActivityOptions) {
-  const { store, heartbeatIntervalMs = 2000 } = options;
+  const { store, heartbeatIntervalMs = 2000, maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS } = options;
   const redact = options.redact ?? secretRedactor();
-  const tools = new Map<string, AnyToolDefinition>();
-  for (const tool of options.tools) {
-    checkToolDefinition(tool);
-    if (tools.has(tool.name)) throw new ToolDefinitionError(`two tools are named ${JSON.stringify(tool.name)}; tool names must be unique on a worker`);
-    tools.set(tool.name, tool);
+  const own = toolRegistry(options.tools);
+  let registry: Promise<Map<string, AnyToolDefinition>> | undefined;
+
+  /** Every tool of the worker: its own and its sources', listed once (a failed listing is tried again next time). */
+  function allTools(): Promise<Map<string, AnyToolDefinition>> {
+    if (!options.sources?.length) return Promise.resolve(own);
+    registry ??= (async () => {
+      const listed = await Promise.all(options.sources!.map((source) => source.tools()));
+      return toolRegistry([...own.values(), ...listed.flat()]);
+    })();
+    registry.catch(() => {
+      registry = undefined;
+    });
+    return registry;
   }
 
-  function known(names: string[]): AnyToolDefinition[] {
+  async function known(names: string[]): Promise<AnyToolDefinition[]> {
+    const tools = await allTools();
     return names.map((name) => {
       const tool = tools.get(name);
       if (!tool) {
@@ -73,11 +97,11 @@ export function createToolActivities(options: ToolActivityOptions) {
   }
 
   async function groveDescribeTools(input: DescribeToolsInput): Promise<ToolSpec[]> {
-    return known(input.names).map(toolSpec);
+    return (await known(input.names)).map(toolSpec);
   }
 
   async function groveActiveTools(input: ActiveToolsInput): Promise<string[]> {
-    const asked = known(input.names);
+    const asked = await known(input.names);
     const trajectory = await resolveConversation(store, input.trajectory);
     const active: string[] = [];
     for (const tool of asked) {
@@ -90,7 +114,8 @@ export function createToolActivities(options: ToolActivityOptions) {
     const trajectory = await resolveConversation(store, input.trajectory);
     const { call } = input;
     // At most once per scheduled activity: a tool that ran is not run again after a worker crash.
-    const outcome = await callOnce(store, 'groveRunTool', input, () => runCall(call, input.offered, trajectory, input.approval));
+    const tools = await allTools();
+    const outcome = await callOnce(store, 'groveRunTool', input, () => runCall(tools, call, input.offered, trajectory, input.approval));
     const message: ToolMessage =
       outcome.rawOutput === undefined
         ? { role: 'tool', tool_call_id: call.id, content: outcome.content }
@@ -100,7 +125,7 @@ export function createToolActivities(options: ToolActivityOptions) {
     return { message, ref, isError: outcome.isError };
   }
 
-  async function runCall(call: ToolCall, offered: string[], trajectory: Message[], approval: RunToolInput['approval']): Promise<Outcome> {
+  async function runCall(tools: Map<string, AnyToolDefinition>, call: ToolCall, offered: string[], trajectory: Message[], approval: RunToolInput['approval']): Promise<Outcome> {
     const name = call.function.name;
     const tool = offered.includes(name) ? tools.get(name) : undefined;
     if (!tool) return failed(unknownToolText(name, offered.filter((n) => tools.has(n))));
@@ -127,11 +152,14 @@ export function createToolActivities(options: ToolActivityOptions) {
       try {
         const output = await tool.run(parsed.data, { trajectory: structuredClone(trajectory), signal });
         const content = tool.formatOutput ? String(tool.formatOutput(output)) : defaultFormatOutput(output);
-        return { content: redact(content), rawOutput: redactJson(jsonSafeOutput(output), redact), isError: false };
+        const raw = redactJson(jsonSafeOutput(tool.rawOutput ? tool.rawOutput(output) : output), redact);
+        return { content: cutOutput(redact(content), maxOutputChars), rawOutput: fits(raw, maxOutputChars) ? raw : undefined, isError: false };
       } catch (err) {
         // A cancelled activity must end as cancelled, not as a tool message the search goes on with.
         if (signal?.aborted) throw signal.reason ?? err;
-        return failed(redact(toolFailedText(name, err)));
+        // A failure the tool raises on purpose is for Temporal's retry policy (the worker's interceptor redacts it).
+        if (err instanceof ApplicationFailure) throw err;
+        return failed(cutOutput(redact(toolFailedText(name, err)), maxOutputChars));
       }
     });
   }
@@ -145,6 +173,39 @@ interface Outcome {
   content: string;
   rawOutput?: unknown;
   isError: boolean;
+}
+
+/**
+ * The tools of a worker by name, each checked (`checkToolDefinition`); a name used twice throws
+ * a {@link ToolDefinitionError} naming where each comes from.
+ *
+ * @example
+ * toolRegistry([multiply, ...await mcp.tools()]).get('everything__echo')
+ */
+export function toolRegistry(tools: AnyToolDefinition[]): Map<string, AnyToolDefinition> {
+  const registry = new Map<string, AnyToolDefinition>();
+  for (const tool of tools) addTool(registry, tool);
+  return registry;
+}
+
+function addTool(tools: Map<string, AnyToolDefinition>, tool: AnyToolDefinition): void {
+  checkToolDefinition(tool);
+  const other = tools.get(tool.name);
+  if (other) {
+    const origin = [other, tool].map(toolOrigin).filter(Boolean);
+    throw new ToolDefinitionError(`two tools are named ${JSON.stringify(tool.name)}${origin.length ? ` (${origin.join(', ')})` : ''}; tool names must be unique on a worker`);
+  }
+  tools.set(tool.name, tool);
+}
+
+/** Where a tool comes from, when that is not the worker's own code. */
+function toolOrigin(tool: AnyToolDefinition): string | undefined {
+  const mcp = (tool as { mcp?: { server: string; tool: string } }).mcp;
+  return mcp ? `one is tool ${JSON.stringify(mcp.tool)} of MCP server ${JSON.stringify(mcp.server)}` : undefined;
+}
+
+function fits(value: unknown, maxChars: number): boolean {
+  return value === undefined || (JSON.stringify(value)?.length ?? 0) <= maxChars;
 }
 
 function failed(content: string): Outcome {

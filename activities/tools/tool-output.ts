@@ -45,3 +45,17 @@ export function jsonSafeOutput(output: unknown): unknown {
   }
   return String(output);
 }
+
+/** How much of a tool's output is kept by default (characters): results travel through workflow history, where one payload may hold 2 MB. */
+export const DEFAULT_MAX_OUTPUT_CHARS = 100_000;
+
+/**
+ * A tool output cut to `maxChars`, with a note the model (and a person) can read saying so.
+ *
+ * @example
+ * cutOutput('x'.repeat(10), 4) // 'xxxx\n[output cut: the first 4 of 10 characters]'
+ */
+export function cutOutput(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}\n[output cut: the first ${maxChars} of ${text.length} characters]`;
+}

@@ -250,6 +250,45 @@ describe('groveRunTool', () => {
     expect(none).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'undefined' });
   });
 
+  it('keeps what rawOutput picks, and sends the JSON Schema given as jsonSchema (parameters then only check)', async () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Looks a city up.',
+      parameters: z.object({ city: z.string() }),
+      jsonSchema: { type: 'object', properties: { city: { type: 'string', description: 'A city' } }, required: ['city'] },
+      run: ({ city }) => ({ city, population: 1, blob: 'x'.repeat(100) }),
+      formatOutput: ({ city }) => city,
+      rawOutput: ({ city, population }) => ({ city, population }),
+    });
+    expect(toolSpec(lookup).parameters).toEqual({ type: 'object', properties: { city: { type: 'string', description: 'A city' } }, required: ['city'] });
+    const { runTool } = setup([lookup]);
+    expect((await runTool(call('lookup', { city: 'Oslo' }))).message).toMatchObject({ content: 'Oslo', rawOutput: { city: 'Oslo', population: 1 } });
+    expect((await runTool(call('lookup', { town: 'Oslo' }))).message.content).toMatch(/^Error: invalid arguments for lookup: city:/);
+  });
+
+  it('cuts an output longer than maxOutputChars (saying so) and leaves out a rawOutput that does not fit', async () => {
+    const long = defineTool({ name: 'long', description: 'd', parameters: z.object({}), run: () => 'y'.repeat(50) });
+    const store = new MemoryMessageStore();
+    const refs = new ConversationRefs();
+    const root = refs.addPath(null, undefined, [userMessage(PROMPT)]);
+    const activities = createToolActivities({ tools: [long], store, maxOutputChars: 20 });
+    const result = (await new MockActivityEnvironment().run(activities.groveRunTool, { trajectory: refs.input(root), call: call('long', {}), offered: ['long'] })) as { message: { content: string } };
+    expect(result.message).toEqual({ role: 'tool', tool_call_id: 'call_1', content: `${'y'.repeat(20)}\n[output cut: the first 20 of 50 characters]` });
+  });
+
+  it('lets an ApplicationFailure a tool throws on purpose fail the activity (for Temporal to retry), unlike any other throw', async () => {
+    const flaky = defineTool({
+      name: 'flaky',
+      description: 'd',
+      parameters: z.object({}),
+      run: () => {
+        throw ApplicationFailure.retryable('the service is down', 'ServiceDown');
+      },
+    });
+    const { runTool } = setup([flaky]);
+    expect(await rejection(runTool(call('flaky', {})))).toMatchObject({ type: 'ServiceDown', nonRetryable: false, message: 'the service is down' });
+  });
+
   it('keeps rawOutput JSON-safe: values that do not survive a JSON round trip are stored as text', async () => {
     class Point {
       constructor(
