@@ -22,11 +22,12 @@ import { code } from './benchmarks/code';
 import { realModels } from './benchmarks/real-models';
 import { budgetCurve } from './benchmarks/budget-curve';
 import { humanEval } from './benchmarks/human-eval';
+import { mcpTools } from './benchmarks/mcp-tools';
 import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, stepKinds, parallelSearch, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve, humanEval];
+const SUITE: Benchmark[] = [overhead, stepKinds, parallelSearch, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve, mcpTools, humanEval];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

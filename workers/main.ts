@@ -5,7 +5,8 @@
  * TEMPORAL_NAMESPACE, TEMPORAL_PROFILE..., default the local dev server on GROVE_TEMPORAL_PORT),
  * GROVE_TASK_QUEUE (default `grove`), OPENAI_BASE_URL / OPENAI_API_KEY / GROVE_MODEL,
  * GROVE_STORE_DIR (default `.grove/store`), GROVE_WORKFLOW_BUNDLE (a prebuilt bundle file),
- * GROVE_WORKER_MODULE (a module exporting `tools` / `evaluators` to serve, see worker-module.ts),
+ * GROVE_WORKER_MODULE (a module exporting `tools` / `evaluators` / `mcpServers` to serve, see
+ * worker-module.ts), GROVE_MCP_CONFIG (a JSON file of MCP servers whose tools to serve, docs/mcp.md),
  * GROVE_STICKY_QUEUE_TIMEOUT_MS (how long a run waits for this worker's cache before another
  * worker takes over after a crash; Temporal's default 10 s).
  * Stops cleanly on SIGINT/SIGTERM: running activities finish or are handed back to the server.
@@ -16,35 +17,46 @@ import { llmConfigFromEnv } from '../activities/llm/llm-config';
 import { connectWorker } from '../client/temporal-server/connect';
 import { temporalSettings } from '../client/temporal-server/connection-options';
 import { createGroveWorker } from './create-worker';
-import { loadWorkerModule } from './worker-module';
+import { loadWorkerModule, workerMcpServers } from './worker-module';
+import type { McpServersConfig } from '../activities/mcp/mcp-config';
+import { McpServers } from '../activities/mcp/mcp-servers';
 import { describeSandbox } from '../activities/sandbox/sandbox-layers';
 
-export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/** Runs a worker until it is told to stop; `given.mcpServers` (the command line's) join those of GROVE_MCP_CONFIG and the worker module. */
+export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, given: { mcpServers?: McpServersConfig } = {}): Promise<void> {
   Runtime.install({ logger: groveWorkerLogger((env.GROVE_LOG_LEVEL as 'WARN') ?? 'WARN') });
   const settings = temporalSettings(env);
   const taskQueue = env.GROVE_TASK_QUEUE ?? 'grove';
   const llm = llmConfigFromEnv(env);
   const extra = env.GROVE_WORKER_MODULE ? loadWorkerModule(env.GROVE_WORKER_MODULE) : {};
-  const connection = await connectWorker(settings);
-  const worker = await createGroveWorker({
-    connection,
-    namespace: settings.namespace,
-    taskQueue,
-    llm,
-    tools: extra.tools,
-    evaluators: extra.evaluators,
-    store: extra.store,
-    workflowsPath: extra.workflowsPath,
-    workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
-    workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,
-  });
-  const served = [...(extra.tools ?? []).map((t) => t.name), ...(extra.evaluators ?? []).map((e) => e.name)];
-  console.log(
-    `grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL}${served.length ? `, serving ${served.join(', ')}` : ''} (pid ${process.pid})`,
-  );
-  console.log(`grove worker: ${describeSandbox()}`);
-  await worker.run();
-  await connection.close();
+  const mcp = new McpServers(workerMcpServers(env, extra, given.mcpServers));
+  try {
+    // Started before the worker connects: a server that cannot start stops it here, naming the server.
+    const mcpTools = await mcp.tools();
+    const connection = await connectWorker(settings);
+    const worker = await createGroveWorker({
+      connection,
+      namespace: settings.namespace,
+      taskQueue,
+      llm,
+      tools: extra.tools,
+      mcpServers: mcp,
+      evaluators: extra.evaluators,
+      store: extra.store,
+      workflowsPath: extra.workflowsPath,
+      workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
+      workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,
+    });
+    const served = [...(extra.tools ?? []), ...mcpTools, ...(extra.evaluators ?? [])].map((t) => t.name);
+    console.log(
+      `grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL}${served.length ? `, serving ${served.join(', ')}` : ''} (pid ${process.pid})`,
+    );
+    console.log(`grove worker: ${describeSandbox()}`);
+    await worker.run();
+    await connection.close();
+  } finally {
+    await mcp.close();
+  }
 }
 
 if (require.main === module) {

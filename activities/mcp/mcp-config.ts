@@ -11,39 +11,45 @@ export class McpConfigError extends Error {
 export const MCP_SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
 const common = {
-  /** Serve only these of the server's tools (their MCP names, e.g. `["echo"]`); a name the server does not list stops the worker. Default: all. */
-  tools: z.array(z.string().min(1)).min(1).optional(),
-  /** Longest one tool call may take, in milliseconds (default 60 s); then the call fails as `GroveMcpTimeout` and Temporal's retry policy decides. */
-  timeoutMs: z.number().int().positive().max(3_600_000).default(60_000),
-  /** Longest starting (or connecting to) the server and listing its tools may take, in milliseconds (default 30 s). */
-  startTimeoutMs: z.number().int().positive().max(600_000).default(30_000),
+  tools: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe("Serve only these of the server's tools (their MCP names, e.g. [\"echo\"]); a name the server does not list stops the worker. Default: all."),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(3_600_000)
+    .default(60_000)
+    .describe("Longest one tool call may take, in milliseconds; then the call fails as GroveMcpTimeout and the run's retry policy decides."),
+  startTimeoutMs: z.number().int().positive().max(600_000).default(30_000).describe('Longest starting (or connecting to) the server and listing its tools may take, in milliseconds.'),
 };
 
 /** An MCP server the worker starts and talks to over stdin/stdout. */
 export const McpStdioServerSchema = z.strictObject({
   type: z.literal('stdio').optional(),
-  /** The program (looked up on PATH; no shell is involved). */
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  /**
-   * The server's environment, besides the few variables every process needs (HOME, LOGNAME,
-   * PATH, SHELL, TERM, USER). The worker's own environment — model keys, database passwords —
-   * is not passed unless `inheritEnv` says so.
-   */
-  env: z.record(z.string(), z.string()).default({}),
-  /** Pass the worker's whole environment to the server (then `env` on top). Default false. */
-  inheritEnv: z.boolean().default(false),
-  /** Working directory of the server; default the worker's. */
-  cwd: z.string().min(1).optional(),
+  command: z.string().min(1).describe('The program that starts the server (looked up on PATH; no shell runs it).'),
+  args: z.array(z.string()).default([]).describe('Its arguments.'),
+  env: z
+    .record(z.string(), z.string())
+    .default({})
+    .describe(
+      "The server's environment, besides HOME, LOGNAME, PATH, SHELL, TERM and USER. The worker's own environment (model keys, database passwords) is not passed unless inheritEnv is set. Values of variables named like secrets are blanked out of tool outputs.",
+    ),
+  inheritEnv: z.boolean().default(false).describe("Pass the worker's whole environment to the server (env on top)."),
+  cwd: z.string().min(1).optional().describe("The server's working directory (default the worker's)."),
   ...common,
 });
 
 /** An MCP server the worker connects to over streamable HTTP. */
 export const McpHttpServerSchema = z.strictObject({
   type: z.enum(['http', 'streamable-http']).optional(),
-  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
-  /** Sent with every request (e.g. `Authorization`); their values are treated as secrets. */
-  headers: z.record(z.string(), z.string()).default({}),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).describe("The server's streamable HTTP endpoint, e.g. http://localhost:3001/mcp."),
+  headers: z
+    .record(z.string(), z.string())
+    .default({})
+    .describe('Sent with every request (e.g. Authorization); their values are blanked out of tool outputs and errors.'),
   ...common,
 });
 

@@ -1,5 +1,6 @@
 import type { AnyToolDefinition } from '../../activities/tools/define-tool';
 import type { EvaluatorDefinition } from '../../activities/evaluators';
+import type { McpServers } from '../../activities/mcp/mcp-servers';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -35,7 +36,10 @@ export interface BenchEnv {
   /** A local PostgreSQL server, the networked message store (started on first use). */
   postgresUrl(): Promise<string>;
   llm(overrides?: Partial<LlmConfig>): LlmConfig;
-  worker(taskQueue: string, overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind; tools?: AnyToolDefinition[]; evaluators?: EvaluatorDefinition[] }): Promise<Worker>;
+  worker(
+    taskQueue: string,
+    overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind; tools?: AnyToolDefinition[]; evaluators?: EvaluatorDefinition[]; mcpServers?: McpServers },
+  ): Promise<Worker>;
   grove(taskQueue: string): GroveClient;
   close(): Promise<void>;
 }
@@ -90,6 +94,7 @@ export async function openBenchEnv(opts: { quick: boolean; log: (line: string) =
         llm: llm(overrides.llm),
         store: await store(overrides.store),
         tools: overrides.tools ?? exampleTools,
+        mcpServers: overrides.mcpServers,
         evaluators: overrides.evaluators ?? [multiplicationChecker, ...benchEvaluators],
         workerOptions: overrides.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: overrides.maxConcurrentActivities } : undefined,
       }),

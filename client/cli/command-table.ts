@@ -1,5 +1,6 @@
 import { RUN_STATUSES } from '../../core/schemas/run-status';
 import { OVERRIDE_HELP } from './commands/override-flags';
+import { MCP_HELP } from './commands/mcp-flags';
 
 /**
  * Every `grove` command: its help text, and its implementation, loaded (`require`d) only when
@@ -28,13 +29,14 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (require('./commands/demo') as typeof import('./commands/demo')).demoCommand,
   },
   'dev': {
-    help: `grove dev [--task-queue NAME] [--store folder|postgres] [--scripted]
+    help: `grove dev [--task-queue NAME] [--store folder|postgres] [--scripted] [--mcp NAME=COMMAND]...
   Starts (or reuses) a local Temporal dev server with its Web UI, a grove worker, and — when no
   OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's model server with the embedded local model
   "smollm2" (default) and the scripted models (--scripted: scripted models only). The message store is
   GROVE_STORE_URL, else the folder .grove/store, or with --store postgres a local PostgreSQL
   (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). Runs until Ctrl-C; a
-  dev server that dies is started again, and nothing it started outlives it.`,
+  dev server that dies is started again, and nothing it started outlives it.
+${MCP_HELP}`,
     load: async () => (require('./commands/dev') as typeof import('./commands/dev')).devCommand,
   },
   'run': {
@@ -191,10 +193,20 @@ grove store gc [--retention 7d] [--dry-run] [--json]
     load: async () => (require('./commands/store') as typeof import('./commands/store')).storeCommand,
   },
   'worker': {
-    help: `grove worker [--task-queue NAME] [--module FILE]
+    help: `grove worker [--task-queue NAME] [--module FILE] [--mcp NAME=COMMAND]...
   Runs a grove worker against the configured Temporal server (or the local dev server) until Ctrl-C. --module
-  names a file exporting \`tools\` and \`evaluators\` to serve (e.g. examples/worker-module.ts).`,
+  names a file exporting \`tools\`, \`evaluators\` and \`mcpServers\` to serve (e.g. examples/worker-module.ts).
+${MCP_HELP}`,
     load: async () => (require('./commands/worker') as typeof import('./commands/worker')).workerCommand,
+  },
+  'tools': {
+    help: `grove tools [--module FILE] [--mcp NAME=COMMAND]... [--mcp-config FILE] [--mcp-env NAME=VAR] [--mcp-tools NAME=TOOL] [--json]
+  Prints the tools a worker started with the same options would serve — the module's
+  (GROVE_WORKER_MODULE by default), grove's built-in run_code and each MCP server's (started,
+  listed and stopped again) — with where each comes from and the JSON Schema the model is sent.
+  A collision or a server that cannot start fails here as it would stop the worker. --json prints
+  {"tools": [...], "skipped": [...]}. Takes the MCP options of \`grove worker\`.`,
+    load: async () => (require('./commands/tools') as typeof import('./commands/tools')).toolsCommand,
   },
   'model-server': {
     help: `grove model-server [--local] [--port 8787] [--seed 0] [--api-key KEY]

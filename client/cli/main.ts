@@ -17,6 +17,8 @@ const KNOWN = new Set([
   'StoreConfigError',
   'PostgresNotFoundError',
   'PolicyConfigError',
+  'McpConfigError',
+  'GroveInvalidToolDefinition',
 ]);
 const USAGE = new Set(['UsageError', 'GroveInvalidInput']);
 

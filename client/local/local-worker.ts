@@ -5,7 +5,9 @@ import { moduleFile } from '../../runtime/paths';
 import type { LlmConfig } from '../../activities/llm/llm-config';
 import type { StoreSettings } from '../../activities/store/open-store';
 import { createGroveWorker } from '../../workers/create-worker';
-import { loadWorkerModule, type WorkerModule } from '../../workers/worker-module';
+import { loadWorkerModule, workerMcpServers, type WorkerModule } from '../../workers/worker-module';
+import type { McpServersConfig } from '../../activities/mcp/mcp-config';
+import { McpServers } from '../../activities/mcp/mcp-servers';
 import { connectWorker } from '../temporal-server/connect';
 import type { TemporalConnectionSettings } from '../temporal-server/connection-options';
 
@@ -26,31 +28,44 @@ export async function startLocalWorker(opts: {
   module?: WorkerModule;
   /** The message store; from the environment when omitted. */
   store?: StoreSettings;
+  /** MCP servers whose tools to serve too (besides GROVE_MCP_CONFIG's and the module's). */
+  mcpServers?: McpServersConfig;
 }) {
   const extra = opts.module ?? loadWorkerModule(process.env.GROVE_WORKER_MODULE ?? DEFAULT_WORKER_MODULE);
-  if (!runtimeInstalled) {
-    Runtime.install({ logger: groveWorkerLogger('WARN') });
-    runtimeInstalled = true;
+  const mcp = new McpServers(workerMcpServers(process.env, extra, opts.mcpServers));
+  try {
+    const mcpTools = (await mcp.tools()).map((t) => t.name);
+    if (!runtimeInstalled) {
+      Runtime.install({ logger: groveWorkerLogger('WARN') });
+      runtimeInstalled = true;
+    }
+    const connection = await connectWorker(opts.settings);
+    const worker: Worker = await createGroveWorker({
+      connection,
+      namespace: opts.settings.namespace,
+      taskQueue: opts.taskQueue,
+      llm: opts.llm,
+      workflowsPath: opts.workflowsPath,
+      tools: extra.tools,
+      mcpServers: mcp,
+      evaluators: extra.evaluators,
+      store: opts.store,
+      workflowBundle: process.env.GROVE_WORKFLOW_BUNDLE ? { codePath: process.env.GROVE_WORKFLOW_BUNDLE } : undefined,
+    });
+    const running = worker.run();
+    return {
+      worker,
+      /** The names of the MCP tools the worker serves. */
+      mcpTools,
+      async stop() {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+        await connection.close();
+        await mcp.close();
+      },
+    };
+  } catch (err) {
+    await mcp.close();
+    throw err;
   }
-  const connection = await connectWorker(opts.settings);
-  const worker: Worker = await createGroveWorker({
-    connection,
-    namespace: opts.settings.namespace,
-    taskQueue: opts.taskQueue,
-    llm: opts.llm,
-    workflowsPath: opts.workflowsPath,
-    tools: extra.tools,
-    evaluators: extra.evaluators,
-    store: opts.store,
-    workflowBundle: process.env.GROVE_WORKFLOW_BUNDLE ? { codePath: process.env.GROVE_WORKFLOW_BUNDLE } : undefined,
-  });
-  const running = worker.run();
-  return {
-    worker,
-    async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
 }

@@ -48,7 +48,7 @@ export const AgentInputSchema = z
     tools: z
       .array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names are 1-64 letters, digits, _ or -'))
       .min(1)
-      .describe('Names of tools registered on the workers (`defineTool`).'),
+      .describe("Names of tools registered on the workers (`defineTool`, or an MCP server's as `<server>__<tool>`)."),
     model: z.string().min(1).optional().describe("The model for candidate steps (default the workers' GROVE_MODEL)."),
     /** Extra model parameters for candidate calls; `temperature` defaults to 1.0 (diverse candidates). */
     apiKwargs: ChatParamsSchema.optional().describe(

@@ -7,7 +7,8 @@ import { multiplicationPlan, parseMultiplicationTask, sameNumber, toolResultNumb
  * Calculate (xy)(x^2)."): instead of asking a model, it checks the numbers.
  *
  * Rule: the task comes from the first user message (`parseMultiplicationTask`). A step of the
- * plan (x, y, xy, x2, result) is done when a `multiply` tool RESULT equals its correct value
+ * plan (x, y, xy, x2, result) is done when a `multiply` tool RESULT (or an MCP server's,
+ * `<server>__multiply`) equals its correct value
  * (relative 1e-9; `rawOutput` when it is a number, else the number in the tool message). The
  * final answer is the last call to a tool whose name contains "final" (its first argument), or
  * else the last assistant text "answer is N" / "answer: N".
@@ -46,7 +47,7 @@ export function checkMultiplication(trajectory: Message[]): EvaluatorOutput {
       }
       const said = [...messageText(m).matchAll(/answer(?:\s+is|\s*:)\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/gi)];
       if (said.length > 0) finalAnswer = Number(said[said.length - 1][1]);
-    } else if (m.role === 'tool' && callNames.get(m.tool_call_id) === 'multiply') {
+    } else if (m.role === 'tool' && /^(?:multiply|.+__multiply)$/.test(callNames.get(m.tool_call_id) ?? '')) {
       const n = typeof m.rawOutput === 'number' ? m.rawOutput : toolResultNumber(m.content);
       if (n !== undefined) results.push(n);
     }

@@ -1,5 +1,6 @@
 /**
- * `multiplier` policy: the Saplings quickstart agent (seed 004) with a `multiply(a, b)` tool.
+ * `multiplier` policy: the Saplings quickstart agent (seed 004) with a `multiply(a, b)` tool (or
+ * an MCP server's, named `<server>__multiply`).
  *
  * Task (from the first user message, see `parseMultiplicationTask`): "Let x = 9418.343 * 8.11
  * and y = 2x. Calculate (xy)(x^2)." Plan: x = multiply(9418.343, 8.11); y = multiply(2, x);
@@ -63,8 +64,9 @@ function toldWhatWentWrong(req: ChatRequest): boolean {
   return req.messages.some((m) => m.role === 'system' && typeof m.content === 'string' && /Reflections on earlier failed attempts|Feedback from a person/.test(m.content));
 }
 
+/** `multiply`, or an MCP server's `multiply` as grove names it (`calc__multiply`): what a model would read as the same tool. */
 function isMultiplyName(name: string): boolean {
-  return name === 'multiply';
+  return name === 'multiply' || name.endsWith('__multiply');
 }
 
 function isFinalName(name: string): boolean {
