@@ -1,7 +1,7 @@
 /**
- * grove's worker side, for authoring: tools and evaluators the search agents use, the message
- * stores, the model configuration, and every activity grove's workflows call (to register on a
- * worker of your own, or to call in process).
+ * grove's worker side, for authoring: tools and evaluators the search agents use (and the MCP
+ * servers whose tools they serve), the message stores, the model configuration, and every
+ * activity grove's workflows call (to register on a worker of your own, or to call in process).
  *
  * @example
  * import { defineTool } from 'grove-agents/activities';
@@ -11,6 +11,7 @@
 export * from './tools';
 export * from './evaluators';
 export * from './sandbox';
+export * from './mcp';
 export { createGroveActivities, type GroveActivities, type GroveActivityDeps } from './grove-activities';
 export { createLlmActivities, type LlmActivities } from './llm/chat';
 export { llmConfigFromEnv, LlmConfigError, type LlmConfig } from './llm/llm-config';

@@ -9,5 +9,6 @@
 export { GrovePlugin, resolveStore, type GrovePluginOptions } from './grove-plugin';
 export { createGroveWorker, type GroveWorkerOptions } from './create-worker';
 export { bundleGroveWorkflows, groveWorkflowBundle, writeWorkflowBundle, PREBUILT_BUNDLE, WORKFLOWS_PATH } from './workflow-bundle';
-export { loadWorkerModule, type WorkerModule } from './worker-module';
+export { loadWorkerModule, workerMcpServers, type WorkerModule } from './worker-module';
+export { McpServers, type McpServersInput } from '../activities/mcp';
 export { runWorkerProcess } from './main';

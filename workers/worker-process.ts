@@ -18,10 +18,13 @@ export interface WorkerProcess {
 
 /**
  * A grove worker in its own OS process (`workers/main.ts`), so a test can SIGKILL it in the
- * middle of a run, exactly as a crashed host would die.
+ * middle of a run, exactly as a crashed host would die. `opts.args` runs another worker program
+ * (node arguments, e.g. `['-r', 'tsx/cjs', 'examples/mcp/worker.ts']`), ready once it prints
+ * `opts.readyLine`.
  */
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ENTRY, {
+export function startWorkerProcess(env: Record<string, string>, opts: { args?: string[]; readyLine?: string } = {}): WorkerProcess {
+  const readyLine = opts.readyLine ?? 'grove worker: task queue';
+  const child = spawn(process.execPath, opts.args ?? ENTRY, {
     cwd: ROOT,
     env: { ...process.env, GROVE_STICKY_QUEUE_TIMEOUT_MS: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -31,7 +34,7 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('grove worker: task queue')) resolve();
+      if (output.includes(readyLine)) resolve();
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
+import { describeFailure } from '../../client/cli/describe-failure';
 import { McpServers } from '../../activities/mcp/mcp-servers';
 import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import { finalAnswer } from '../../examples/tools/final-answer';
@@ -54,7 +56,7 @@ const workerEnv = (taskQueue: string, more: Record<string, string>) => ({
   ...more,
 });
 
-test("docs/mcp.md's example: grove tools shows the MCP tool's schema, and an MCTS run calls it through a worker that serves it", async () => {
+test("docs/mcp.md's example: grove tools shows the MCP tool's schema, and an MCTS run calls it through the example worker that serves it", async () => {
   const listed = await runCli(['tools', '--mcp', 'calc=node -r tsx/cjs examples/mcp/calculator-server.ts', '--mcp-tools', 'calc=multiply', '--json']);
   expect(listed.stderr).toBe('');
   const { tools } = JSON.parse(listed.stdout) as { tools: { name: string; parameters: unknown; source: unknown }[] };
@@ -72,11 +74,12 @@ test("docs/mcp.md's example: grove tools shows the MCP tool's schema, and an MCT
     source: { kind: 'mcp', server: 'calc', tool: 'multiply' },
   });
 
+  // The documented worker of one's own (examples/mcp/worker.ts: GrovePlugin with mcpServers).
   const taskQueue = uniqueTaskQueue('mcp-docs');
-  const worker = startWorkerProcess(workerEnv(taskQueue, { GROVE_MCP_CONFIG: 'examples/mcp/mcp.json' }));
+  const worker = startWorkerProcess(workerEnv(taskQueue, {}), { args: ['-r', 'tsx/cjs', 'examples/mcp/worker.ts'], readyLine: 'worker on ' });
   cleanup.push(() => worker.kill('SIGTERM'));
   await worker.ready;
-  expect(worker.output()).toMatch(/serving .*calc__multiply/);
+  expect(worker.output()).toContain(`worker on ${taskQueue}: serving final_answer, calc__multiply`);
   const run = await runCli(['run', 'agent', '--input', 'examples/inputs/multiplication-mcp.json', '--json'], { TEMPORAL_ADDRESS: env.address, GROVE_TASK_QUEUE: taskQueue }, 120_000);
   expect(run.stderr).toBe('');
   const result = JSON.parse(run.stdout);
@@ -144,6 +147,27 @@ test('a worker SIGKILLed mid-run is replaced; no MCP call that finished is made 
   expect(mcp.connections[0].starts).toBe(0);
   expect(lines(log)).toEqual(lines(refLog));
 }, 180_000);
+
+test('a server that dies on every call fails the run with GroveMcpUnavailable after the retries, naming the server; each attempt started it again', async () => {
+  const log = join(scratch, 'broken.log');
+  const pids = join(scratch, 'broken.pids');
+  const taskQueue = uniqueTaskQueue('mcp-broken');
+  const worker = await testWorker(env, {
+    taskQueue,
+    llm: testLlmConfig(model.baseURL),
+    mcpServers: { broken: testMcpServer({ env: { GROVE_TEST_MCP_LOG: log, GROVE_TEST_MCP_PIDS: pids, GROVE_TEST_MCP_BROKEN: '1' } }) },
+  });
+  const spec = quickstartInput({ algorithm: 'greedy', model: 'multiplier', tools: ['broken__multiply', 'final_answer'], llm: { initialRetryMs: 100 } });
+  const err = await worker.runUntil(groveClient(env, taskQueue).run('agent', spec).catch((e: unknown) => e));
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  expect(describeFailure(err)).toMatch(/^MCP server "broken": tools\/call multiply failed: .*Connection closed/);
+  const types: unknown[] = [];
+  for (let e: unknown = err; e instanceof Error; e = e.cause) types.push((e as { type?: string }).type);
+  expect(types).toContain('GroveMcpUnavailable');
+  // The tool port gives an infrastructure failure 3 attempts; each after the first found the server dead and started it again.
+  expect(lines(log)).toEqual(Array(3).fill(`multiply ${PLAN.steps[0].a} ${PLAN.steps[0].b}`));
+  expect(lines(pids)).toHaveLength(3);
+}, 120_000);
 
 function alive(pid: number): boolean {
   try {
