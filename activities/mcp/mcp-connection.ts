@@ -114,9 +114,10 @@ export class McpConnection {
     }
     if (!this.live) {
       if (this.starts > 0) activityContext()?.log.warn(`MCP server "${this.name}" is gone; starting it again`, { lastOutput: this.lastOutput });
-      this.live = this.start();
-      this.live.catch(() => {
-        this.live = undefined;
+      const starting = this.start();
+      this.live = starting;
+      starting.catch(() => {
+        if (this.live === starting) this.live = undefined;
       });
     }
     return this.live;

@@ -1,3 +1,4 @@
+import { memoUntilFailure } from '../memo-until-failure';
 import { knownSecrets } from '../secrets/secret-redactor';
 import { McpConnection } from './mcp-connection';
 import { parseMcpServers, type McpServersConfig, type McpServersInput } from './mcp-config';
@@ -27,7 +28,8 @@ export interface McpListing {
 export class McpServers {
   readonly config: McpServersConfig;
   readonly connections: McpConnection[];
-  private listed?: Promise<McpListing>;
+  /** Starts every server (in parallel) and lists its tools; the first call does the work, later ones share it. A failure is not kept: the next call tries again. */
+  readonly listing: () => Promise<McpListing> = memoUntilFailure(() => this.list());
 
   constructor(config: McpServersInput) {
     this.config = parseMcpServers(config);
@@ -37,15 +39,6 @@ export class McpServers {
   /** Whether any server is configured. */
   get size(): number {
     return this.connections.length;
-  }
-
-  /** Starts every server (in parallel) and lists its tools; the first call does the work, later ones share it. A failure is not kept: the next call tries again. */
-  listing(): Promise<McpListing> {
-    this.listed ??= this.list();
-    this.listed.catch(() => {
-      this.listed = undefined;
-    });
-    return this.listed;
   }
 
   /** The grove tools of every server. */

@@ -11,6 +11,7 @@ import type { Message, ToolCall, ToolMessage } from '../../core/schemas/messages
 import { activityContext, withHeartbeats } from '../activity-context';
 import type { MessageStore } from '../store/message-store';
 import { callOnce } from '../call-once';
+import { memoUntilFailure } from '../memo-until-failure';
 import { currentOwner, resolveConversation } from '../store/resolve-conversation';
 import { type AnyToolDefinition, checkToolDefinition, ToolDefinitionError, toolSpec } from './define-tool';
 import { invalidArgumentsText, invalidJsonText, notApprovedText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
@@ -67,20 +68,13 @@ export function createToolActivities(options: ToolActivityOptions) {
   const { store, heartbeatIntervalMs = 2000, maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS } = options;
   const redact = options.redact ?? secretRedactor();
   const own = toolRegistry(options.tools);
-  let registry: Promise<Map<string, AnyToolDefinition>> | undefined;
-
   /** Every tool of the worker: its own and its sources', listed once (a failed listing is tried again next time). */
-  function allTools(): Promise<Map<string, AnyToolDefinition>> {
-    if (!options.sources?.length) return Promise.resolve(own);
-    registry ??= (async () => {
-      const listed = await Promise.all(options.sources!.map((source) => source.tools()));
-      return toolRegistry([...own.values(), ...listed.flat()]);
-    })();
-    registry.catch(() => {
-      registry = undefined;
-    });
-    return registry;
-  }
+  const allTools = options.sources?.length
+    ? memoUntilFailure(async () => {
+        const listed = await Promise.all(options.sources!.map((source) => source.tools()));
+        return toolRegistry([...own.values(), ...listed.flat()]);
+      })
+    : async () => own;
 
   async function known(names: string[]): Promise<AnyToolDefinition[]> {
     const tools = await allTools();
