@@ -169,6 +169,25 @@ test('a server that dies on every call fails the run with GroveMcpUnavailable af
   expect(lines(pids)).toHaveLength(3);
 }, 120_000);
 
+test('grove worker serves the --mcp servers and the config file\'s together, and stops their processes when it stops', async () => {
+  const pids = join(scratch, 'cli.pids');
+  const config = join(scratch, 'cli-mcp.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { fromfile: testMcpServer({ env: { GROVE_TEST_MCP_PIDS: pids }, tools: ['pid'] }) } }));
+  const taskQueue = uniqueTaskQueue('mcp-cli');
+  const worker = startWorkerProcess(
+    workerEnv(taskQueue, { GROVE_MCP_CONFIG: config, GROVE_TEST_MCP_PIDS: pids }),
+    { args: ['bin/grove', 'worker', '--mcp', `flags=${process.execPath} -r tsx/cjs test/fixtures/mcp/test-server.ts`, '--mcp-tools', 'flags=pid', '--mcp-env', 'flags=GROVE_TEST_MCP_PIDS'] },
+  );
+  cleanup.push(() => worker.kill('SIGKILL'));
+  await worker.ready;
+  expect(worker.output()).toMatch(/serving multiply, final_answer, save_note, flags__pid, fromfile__pid, /);
+  const servers = lines(pids).map(Number);
+  expect(servers).toHaveLength(2);
+  expect(servers.every(alive)).toBe(true);
+  await worker.kill('SIGTERM');
+  await until(() => !servers.some(alive), 15_000, 'the MCP servers to stop with the worker');
+}, 60_000);
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
