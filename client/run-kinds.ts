@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AgentInputSchema } from '../core/agents/agent-options';
+import type { RunKindName as KindName } from '../core/runs/run-kind-names';
 import { AgentResultSchema, type AgentResult } from '../core/agents/agent-result';
 import { CodeFixerInputSchema, CodeFixerResultSchema, type CodeFixerResult } from '../core/schemas/code-fixer-input';
 import { AiretryInputSchema, AiretryResultSchema, type AiretryResult } from '../core/schemas/airetry-input';
@@ -8,7 +9,9 @@ import { SessionInputSchema, SessionResultSchema, type SessionResult } from '../
 
 /**
  * The ready-made workflows a client can start by name, each with its input schema (checked
- * before the run starts) and how it is described in the Temporal UI.
+ * before the run starts) and how it is described in the Temporal UI. A kind's name (the key,
+ * from `RUN_KIND_NAMES`) is what the client, the CLI, `GroveKind`, the policy, the viewer and the
+ * schemas call it; `workflowType` is the workflow function another Temporal client starts.
  */
 export interface RunKind<S extends z.ZodType = z.ZodType, R = unknown> {
   workflowType: string;
@@ -63,7 +66,7 @@ export const RUN_KINDS = {
     summary: (input) =>
       `session${input.tools.length ? ` (${input.tools.join(', ')})` : ''}: ${oneLine(input.system ?? (input.messages?.length ? `${input.messages.length} messages` : 'conversation'), 60)}`,
   } satisfies RunKind<typeof SessionInputSchema, SessionResult>,
-};
+} satisfies Record<KindName, RunKind>; // one entry per name of RUN_KIND_NAMES, no other
 
 export type RunKindName = keyof typeof RUN_KINDS;
 export type RunInput<K extends RunKindName> = z.input<(typeof RUN_KINDS)[K]['schema']>;

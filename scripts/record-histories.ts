@@ -24,6 +24,13 @@ import { writeWorkflowBundle } from '../workers/workflow-bundle';
 
 const OUT = join(__dirname, '..', 'test', 'fixtures', 'histories');
 const QUICKSTART = 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).';
+const CODE_FIXER = {
+  prompt: 'Write a Python function `is_palindrome(s)` that says whether a string reads the same backwards, ignoring case, spaces and punctuation. Answer with the code in one ```python block.',
+  model: 'code-writer',
+  language: 'python' as const,
+  testCode: "assert is_palindrome('racecar')\nassert is_palindrome('A man, a plan, a canal: Panama')\nassert not is_palindrome('grove')",
+  seed: 1,
+};
 const COLOR = 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only';
 
 async function main(): Promise<void> {
@@ -69,6 +76,10 @@ async function main(): Promise<void> {
       ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
       ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
       ['session', () => steeredSession(grove)],
+      // A code fixer that fails its tests once, then passes (Python in the sandbox), with its kind
+      // named `code-fixer` (grove-kind-code-fixer). (code-fixer-former-kind-name.json is the same run
+      // recorded before that patch, when it wrote GroveKind `codeFixer`: keep it as is.)
+      ['code-fixer', () => grove.run('code-fixer', CODE_FIXER, { workflowId: 'code-fixer' })],
     ];
     // `--only a,b` or `--only=a,b`: anything else would silently re-record every fixture.
     const at = process.argv.indexOf('--only');

@@ -1,5 +1,5 @@
 import { testScore } from '../core/code/code-outcome';
-import { setCurrentDetails } from '@temporalio/workflow';
+import { patched, setCurrentDetails } from '@temporalio/workflow';
 import { AICall } from '../core/airetry/ai-call';
 import { textOutput } from '../core/airetry/output-parsers';
 import { runCodeFixer } from '../core/code/code-fixer';
@@ -11,6 +11,13 @@ import { execInSandbox } from './lib/sandbox-port';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
+
+/**
+ * Change id: code-fixer runs call their kind `code-fixer` — in `GroveKind`, the policy check and
+ * their messages — the name the client, the CLI, the viewer and the docs use. Runs started
+ * before wrote `codeFixer` (its workflow type) and replay writing it; readers take both names.
+ */
+export const KIND_NAME_PATCH = 'grove-kind-code-fixer';
 
 /**
  * The ready-made code fixer (the seeds' `AICodeFixer`): asks the model for code, runs it with the
@@ -25,9 +32,10 @@ import { enforcePolicy } from './lib/operator-policy';
  * }] });
  */
 export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
-  const input = validateInput(CodeFixerInputSchema, raw, 'codeFixer input', 'codeFixer');
-  reportRun({ kind: 'codeFixer', status: 'running' });
-  await enforcePolicy('codeFixer', input).catch(failRun);
+  const kind = patched(KIND_NAME_PATCH) ? 'code-fixer' : 'codeFixer';
+  const input = validateInput(CodeFixerInputSchema, raw, `${kind} input`, kind);
+  reportRun({ kind, status: 'running' });
+  await enforcePolicy(kind, input).catch(failRun);
   const prompt = input.messages ?? promptConversation({ prompt: input.prompt, system: input.system });
   const port = workflowPort(input.llm);
   const call = new AICall<string>(prompt, {
@@ -41,7 +49,7 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
       ...port,
       onSamples: ({ calls }) => {
         reportRun({ calls, tokens: call.usage.totalTokens });
-        setCurrentDetails(`**codeFixer** (${input.language}) — ${calls} attempts, ${call.config.retries} feedback rounds\n\n\`\`\`\n${treeText(call, true)}\n\`\`\``);
+        setCurrentDetails(`**${kind}** (${input.language}) — ${calls} attempts, ${call.config.retries} feedback rounds\n\n\`\`\`\n${treeText(call, true)}\n\`\`\``);
       },
     },
   });

@@ -1,11 +1,12 @@
 import type { Client } from '@temporalio/client';
+import { kindClause } from '../../core/runs/run-kind-names';
 import { RUN_STATUSES, type RunStatus } from '../../core/schemas/run-status';
 import { stateFromInfo, type RunState } from './run-state';
 
 export interface ListRunsOptions {
   /** Only runs with this status (as grove reports it: Temporal's status wins, see `RunState`). */
   status?: RunStatus;
-  /** Only runs of this kind: `generate`, `airetry`, `agent` (every algorithm) or `agent:mcts`. */
+  /** Only runs of this kind: `generate`, `airetry`, `code-fixer`, `session`, `agent` (every algorithm) or `agent:mcts`. */
   kind?: string;
   /** At most this many runs, newest first (default 20). */
   limit?: number;
@@ -37,10 +38,7 @@ export function runsQuery(opts: Omit<ListRunsOptions, 'limit'> = {}): string {
     if (!RUN_STATUSES.includes(opts.status)) throw new RangeError(`unknown status "${opts.status}" (${RUN_STATUSES.join(', ')})`);
     parts.push(STATUS_QUERY[opts.status]);
   }
-  if (opts.kind) {
-    const kind = JSON.stringify(opts.kind);
-    parts.push(opts.kind.includes(':') ? `GroveKind = ${kind}` : `(GroveKind = ${kind} OR GroveKind STARTS_WITH ${JSON.stringify(`${opts.kind}:`)})`);
-  }
+  if (opts.kind) parts.push(kindClause(opts.kind));
   if (opts.query) parts.push(`(${opts.query})`);
   return parts.join(' AND ');
 }

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
+import { canonicalKind } from '../../core/runs/run-kind-names';
 import { OVERRIDES_BY_KIND, OVERRIDES_PREFIX, unsupportedOverrides, type RunOverrides } from '../../core/runs/run-overrides';
 import { GroveKind } from '../../workflows/search-attributes';
 import { CannotResumeError, resumePlan, type ResumePlan } from './resume-plan';
@@ -38,7 +39,7 @@ export async function resumeRun(client: Client, workflowId: string, opts: Resume
   const handle = client.workflow.getHandle(workflowId);
   const description = await handle.describe();
   const overrides = opts.overrides && Object.keys(opts.overrides).length > 0 ? opts.overrides : undefined;
-  if (overrides) checkOverrides(description.typedSearchAttributes.get(GroveKind) ?? description.type, overrides);
+  if (overrides) checkOverrides(canonicalKind(description.typedSearchAttributes.get(GroveKind) ?? description.type), overrides);
   const history = await client.workflow.getHandle(workflowId, description.runId).fetchHistory();
   const plan = resumePlan(history.events ?? []);
   const reason = `grove resume: ${plan.why}${overrides ? `\n${OVERRIDES_PREFIX}${JSON.stringify(overrides)}` : ''}`;

@@ -1,4 +1,5 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { canonicalKind } from '../../core/runs/run-kind-names';
 import type { RunStatus } from '../../core/schemas/run-status';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../../workflows/search-attributes';
 
@@ -14,7 +15,7 @@ export interface RunState {
   workflowId: string;
   runId: string;
   workflowType: string;
-  /** `GroveKind` (`agent:mcts`, `airetry`, `generate`), else the workflow type. */
+  /** `GroveKind` (`agent:mcts`, `airetry`, `code-fixer`), else the workflow type; a former name is read as the current one. */
   kind: string;
   status: RunStatus;
   /** True when `status` comes from Temporal's execution status, not from the workflow. */
@@ -67,7 +68,7 @@ export function stateFromInfo(info: Omit<WorkflowExecutionInfo, 'raw'>): RunStat
     workflowId: info.workflowId,
     runId: info.runId,
     workflowType: info.type,
-    kind: sa.get(GroveKind) ?? info.type,
+    kind: canonicalKind(sa.get(GroveKind) ?? info.type),
     status,
     derived,
     groveStatus,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalKind } from '../runs/run-kind-names';
 
 /**
  * What an operator allows a single run to do, whoever starts it (the CLI, `GroveClient`, or any
@@ -36,13 +37,16 @@ type Limit = Exclude<keyof OperatorPolicy, 'taskQueues'>;
 
 /**
  * Every way `input` (a ready-made workflow's validated input) exceeds `policy`, as
- * `path: what (limit)` lines; empty when it fits. `ownQueue` is the task queue the run is on.
+ * `path: what (limit)` lines; empty when it fits. `kindName` is the run's kind (`code-fixer`, the
+ * name `RUN_KIND_NAMES` gives it); `ownQueue` is the task queue the run is on.
  *
  * @example
  * policyViolations('airetry', { config: { maxCalls: 1e9 } }, DEFAULT_POLICY, 'grove')
  * // ['config.maxCalls: 1000000000 is above the operator limit of 1000 (maxCalls)']
  */
-export function policyViolations(kind: string, input: Record<string, any>, policy: OperatorPolicy, ownQueue: string): string[] {
+export function policyViolations(kindName: string, input: Record<string, any>, policy: OperatorPolicy, ownQueue: string): string[] {
+  // Runs recorded before every kind had one name ask with their former name (`codeFixer`).
+  const kind = canonicalKind(kindName);
   const problems: string[] = [];
   const above = (path: string, value: unknown, limit: Limit) => {
     if (typeof value === 'number' && value > policy[limit]) {
@@ -57,8 +61,8 @@ export function policyViolations(kind: string, input: Record<string, any>, polic
   };
   above('apiKwargs.n', input.apiKwargs?.n, 'maxFanOut');
   queue('llm.taskQueue', input.llm?.taskQueue);
-  if (kind === 'codeFixer') above('numRounds', input.numRounds, 'maxCalls');
-  if (kind === 'airetry' || kind === 'codeFixer') {
+  if (kind === 'code-fixer') above('numRounds', input.numRounds, 'maxCalls');
+  if (kind === 'airetry' || kind === 'code-fixer') {
     above('config.maxCalls', input.config?.maxCalls, 'maxCalls');
     above('config.retryDelayMs', input.config?.retryDelayMs, 'maxRetryDelayMs');
     above('config.nSamples', input.config?.nSamples, 'maxFanOut');

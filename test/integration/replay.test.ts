@@ -21,7 +21,7 @@ const history = (file: string) => JSON.parse(readFileSync(join(DIR, file), 'utf8
 
 test('there are recorded histories of each ready-made workflow', () => {
   const names = fixtures.map((f) => f.replace(/\.json$/, ''));
-  for (const prefix of ['generate', 'airetry-', 'agent-mcts', 'agent-astar', 'agent-greedy', 'agent-beam', 'agent-cot', 'session']) {
+  for (const prefix of ['generate', 'airetry-', 'agent-mcts', 'agent-astar', 'agent-greedy', 'agent-beam', 'agent-cot', 'session', 'code-fixer']) {
     expect(names.some((n) => n.startsWith(prefix))).toBe(true);
   }
 });

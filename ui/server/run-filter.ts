@@ -1,10 +1,10 @@
-import { ALGORITHMS } from '../../core/agents/agent-options';
+import { kindClause } from '../../core/runs/run-kind-names';
 
 /** Which runs the list shows. */
 export interface RunFilter {
   /** A GroveStatus (`running`, `succeeded`, `failed`, ...). */
   status?: string;
-  /** A GroveKind (`airetry`, `agent:mcts`), or `agent` for every search agent. */
+  /** A run kind (`airetry`, `code-fixer`, `agent:mcts`), or `agent` for every search agent. */
   kind?: string;
   /** At most this many runs (default 100, at most 1000). */
   limit?: number;
@@ -44,12 +44,11 @@ export function parseRunFilter(params: URLSearchParams): RunFilter {
  * The visibility query of a filter: grove runs only (they carry a GroveKind).
  *
  * @example
- * visibilityQuery({ status: 'failed', kind: 'airetry' }); // 'GroveKind IS NOT NULL AND GroveStatus = "failed" AND GroveKind = "airetry"'
+ * visibilityQuery({ status: 'failed', kind: 'airetry' }); // 'GroveKind IS NOT NULL AND GroveStatus = "failed" AND (GroveKind = "airetry" OR GroveKind STARTS_WITH "airetry:")'
  */
 export function visibilityQuery(filter: RunFilter): string {
   const parts = ['GroveKind IS NOT NULL'];
   if (filter.status) parts.push(`GroveStatus = "${filter.status}"`);
-  if (filter.kind === 'agent') parts.push(`GroveKind IN (${ALGORITHMS.map((a) => `"agent:${a}"`).join(', ')})`);
-  else if (filter.kind) parts.push(`GroveKind = "${filter.kind}"`);
+  if (filter.kind) parts.push(kindClause(filter.kind));
   return parts.join(' AND ');
 }

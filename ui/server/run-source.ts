@@ -2,6 +2,7 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { createHash } from 'node:crypto';
 import { runUrl } from '../../client/temporal-server/connection-options';
+import { canonicalKind } from '../../core/runs/run-kind-names';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../../workflows/search-attributes';
 import { adapterFor, type RunSnapshot, type StoreReader } from '../adapters';
 import { nodeDetail, pathTo, type NodeDetail, type NodeParts, type RunSummary, type RunView } from '../model/view-tree';
@@ -164,7 +165,7 @@ export class RunSource {
     const status = attrs.get(GroveStatus);
     return {
       workflowId: info.workflowId,
-      kind: attrs.get(GroveKind) ?? '',
+      kind: canonicalKind(attrs.get(GroveKind) ?? ''),
       // A run that was cancelled, terminated or timed out never reported it: Temporal's word then.
       status: status === undefined || (status === 'running' && info.status.name !== 'RUNNING') ? info.status.name.toLowerCase() : status,
       execution: info.status.name,

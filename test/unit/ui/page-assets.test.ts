@@ -31,6 +31,7 @@ test('run filters are plain words; a bad one is named', () => {
   expect(() => parseRunFilter(new URLSearchParams('status=x" OR 1=1'))).toThrow(/^status must be a word of letters, digits/);
   expect(() => parseRunFilter(new URLSearchParams('limit=0'))).toThrow(/^limit must be an integer from 1 to 1000, got "0"$/);
   expect(visibilityQuery({})).toBe('GroveKind IS NOT NULL');
-  expect(visibilityQuery({ status: 'failed', kind: 'airetry' })).toBe('GroveKind IS NOT NULL AND GroveStatus = "failed" AND GroveKind = "airetry"');
-  expect(visibilityQuery({ kind: 'agent' })).toMatch(/^GroveKind IS NOT NULL AND GroveKind IN \("agent:mcts", "agent:astar", /);
+  expect(visibilityQuery({ status: 'failed', kind: 'airetry' })).toBe('GroveKind IS NOT NULL AND GroveStatus = "failed" AND (GroveKind = "airetry" OR GroveKind STARTS_WITH "airetry:")');
+  expect(visibilityQuery({ kind: 'agent' })).toBe('GroveKind IS NOT NULL AND (GroveKind = "agent" OR GroveKind STARTS_WITH "agent:")');
+  expect(visibilityQuery({ kind: 'code-fixer' })).toBe('GroveKind IS NOT NULL AND (GroveKind IN ("code-fixer", "codeFixer") OR GroveKind STARTS_WITH "code-fixer:")');
 });
