@@ -8,6 +8,9 @@ import { policyViolations, type OperatorPolicyInput, type OperatorPolicy } from 
 import { checkPayload } from './input-guards';
 import { SampleTree } from '../core/tree/sample-tree';
 import { formatCallTree } from '../core/airetry/format-call-tree';
+import type { AgentNode } from '../core/agents/agent-node';
+import { RESULT_TEXT_NODES } from '../core/agents/agent-result';
+import { formatSearchTree } from '../core/agents/format-search-tree';
 import { GroveKind, GroveStatus } from '../workflows/search-attributes';
 import { formatSessionTree } from '../core/session/format-session';
 import type { SessionTreeView } from '../core/session/message-tree';
@@ -170,11 +173,15 @@ export class GroveClient {
       return { state, kind, note: `${workflowId} is a generate run: it has no tree (\`grove show ${workflowId}\` prints its answer)` };
     }
     if (state.temporalStatus === 'COMPLETED') {
-      const result = (await handle.result()) as { tree?: unknown; treeText?: string; activeSampleId?: number };
+      const result = (await handle.result()) as { tree?: unknown; treeText?: string; activeSampleId?: number; bestNodeId?: number };
       if (result.treeText === undefined) return { state, kind, note: `${workflowId} is a ${state.workflowType} run: its result has no tree` };
-      if (kind === 'agent' || result.tree === undefined) return { state, kind, tree: result.tree, text: result.treeText };
-      const tree = SampleTree.fromJSON<ConversationDelta>(result.tree);
-      return { state, kind, tree: result.tree, text: formatCallTree(tree, { activeSampleId: result.activeSampleId, answers: opts.answers }) };
+      if (result.tree === undefined) return { state, kind, text: result.treeText };
+      // Drawn here from the tree rather than the result's text, so what rewinds abandoned shows too.
+      const text =
+        kind === 'agent'
+          ? formatSearchTree(SampleTree.fromJSON<AgentNode>(result.tree), { bestId: result.bestNodeId, maxNodes: RESULT_TEXT_NODES, abandoned: true })
+          : formatCallTree(SampleTree.fromJSON<ConversationDelta>(result.tree), { activeSampleId: result.activeSampleId, answers: opts.answers, abandoned: true });
+      return { state, kind, tree: result.tree, text };
     }
     if (state.status !== 'running' && !(await this.hasWorker(state.taskQueue))) {
       return { state, kind, note: `its tree is shown while a worker serves task queue "${state.taskQueue}" (a query on a closed run replays its history on a worker)` };

@@ -62,6 +62,13 @@ export interface FormatTreeOptions<D> {
   fromId?: number;
   /** Deeper nodes are elided as `⋮` (like AbstractTrees' `maxdepth`); default unlimited. */
   maxDepth?: number;
+  /**
+   * Also print the branches rewinds abandoned (`SampleTree.abandon`; they stay in the tree for
+   * audit but leave their parent's children): after each node's live children, every line
+   * marked `[abandoned]` and scored by nobody (their statistics no longer count). Default false:
+   * the seeds' shape, live tree only.
+   */
+  abandoned?: boolean;
 }
 
 /**
@@ -81,6 +88,7 @@ export function formatTree<D>(tree: SampleTree<D>, opts: FormatTreeOptions<D> = 
   const scoring = opts.scoring === undefined ? uct() : opts.scoring;
   const startId = opts.fromId ?? tree.rootId;
   const startDepth = tree.node(startId).depth;
+  const pruned = opts.abandoned ? abandonedByParent(tree) : undefined;
   const lines: string[] = [];
   const stack: Array<{ id: number; prefix: string; connector: string }> = [{ id: startId, prefix: '', connector: '' }];
   while (stack.length > 0) {
@@ -89,24 +97,36 @@ export function formatTree<D>(tree: SampleTree<D>, opts: FormatTreeOptions<D> = 
     let line: string;
     if (opts.render) line = opts.render(node);
     else {
-      const score = scoring === null ? undefined : scoreNode(tree, id, scoring, opts.rng);
+      const score = scoring === null || node.abandoned ? undefined : scoreNode(tree, id, scoring, opts.rng);
       line = formatNode(node, { score, length: opts.length?.(node) });
     }
     const label = opts.label?.(node);
     if (label) line += ` ${label}`;
+    if (node.abandoned) line += ' [abandoned]';
     lines.push(prefix + connector + line);
-    if (node.children.length === 0) continue;
+    const children = pruned?.has(id) ? [...node.children, ...pruned.get(id)!] : node.children;
+    if (children.length === 0) continue;
     const childPrefix = prefix + (connector === '' ? '' : connector === '├─ ' ? '│  ' : '   ');
     if (opts.maxDepth !== undefined && node.depth - startDepth >= opts.maxDepth) {
       lines.push(`${childPrefix}⋮`);
       continue;
     }
-    for (let i = node.children.length - 1; i >= 0; i--) {
-      const last = i === node.children.length - 1;
-      stack.push({ id: node.children[i], prefix: childPrefix, connector: last ? '└─ ' : '├─ ' });
+    for (let i = children.length - 1; i >= 0; i--) {
+      const last = i === children.length - 1;
+      stack.push({ id: children[i], prefix: childPrefix, connector: last ? '└─ ' : '├─ ' });
     }
   }
   return lines.join('\n');
+}
+
+/** The roots of abandoned branches, by the live node they grew from. */
+function abandonedByParent<D>(tree: SampleTree<D>): Map<number, number[]> {
+  const byParent = new Map<number, number[]>();
+  for (const id of tree.abandonedRoots()) {
+    const parent = tree.node(id).parent!;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), id]);
+  }
+  return byParent;
 }
 
 /**
@@ -124,5 +144,6 @@ export function formatSamples(tree: SampleTree<ConversationDelta>, opts: FormatT
       node.parent === null ? 0 : (lengths.get(node.parent) ?? conversationLength(tree, node.parent));
     lengths.set(node.id, deltaLength(node.id, node.data, parentLength));
   }
-  return formatTree(tree, { length: (n) => lengths.get(n.id), ...opts });
+  // Abandoned nodes are off the live tree's walk: their lengths come from their own paths.
+  return formatTree(tree, { length: (n) => lengths.get(n.id) ?? conversationLength(tree, n.id), ...opts });
 }

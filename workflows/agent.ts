@@ -119,7 +119,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
     };
     const search = (ctx = new SearchContext(current, options, port, { anytime: patched(ANYTIME_BUDGET), orderedRounds: patched(ORDERED_ROUNDS), plannedWidth: patched(PLANNED_WIDTH) }));
     setHandler(searchTreeQuery, () => current.tree.toJSON());
-    setHandler(searchTreeTextQuery, () => formatSearchTree(current.tree));
+    setHandler(searchTreeTextQuery, () => formatSearchTree(current.tree, { abandoned: true }));
     setHandler(searchProgressQuery, () => ({
       algorithm: options.algorithm,
       nodes: current.tree.size,

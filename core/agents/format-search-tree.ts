@@ -11,18 +11,20 @@ import type { AgentNode } from './agent-node';
  * │  └─ n4 d2 score 0.83 [solved] → final_answer({"answer":...}) [output]
  * └─ n2 d1 score 0.17 → "I cannot do that" [output]
  * ```
+ * With `abandoned`, the branches rewinds abandoned follow each node's live children, every
+ * line marked `[abandoned]` (what `grove tree` prints).
  *
  * @example
  * console.log(formatSearchTree(state.tree, { bestId }));
  */
-export function formatSearchTree(tree: SampleTree<AgentNode>, opts: { bestId?: number; maxDepth?: number; maxNodes?: number } = {}): string {
+export function formatSearchTree(tree: SampleTree<AgentNode>, opts: { bestId?: number; maxDepth?: number; maxNodes?: number; abandoned?: boolean } = {}): string {
   if (opts.maxNodes !== undefined && tree.size > opts.maxNodes && opts.bestId !== undefined) {
     // Too big to print whole: the best trajectory, one line per step.
     const path = tree.pathFromRoot(opts.bestId);
     const lines = path.map((node, i) => `${i === 0 ? '' : `${'   '.repeat(i - 1)}└─ `}${line(node, opts.bestId)}`);
     return `${lines.join('\n')}\n(${tree.size - path.length} more nodes; the \`tree\` query returns them all)`;
   }
-  return formatTree(tree, { maxDepth: opts.maxDepth, render: (node) => line(node, opts.bestId) });
+  return formatTree(tree, { maxDepth: opts.maxDepth, abandoned: opts.abandoned, render: (node) => line(node, opts.bestId) });
 }
 
 function line(node: TreeNode<AgentNode>, bestId: number | undefined): string {

@@ -10,9 +10,11 @@ import type { SampleTree } from '../tree/sample-tree';
  * SampleNode(id: 0, stats: 6/12, score: 0.5, length: 2)
  * ├─ SampleNode(id: 1, stats: 5/8, score: 1.41, length: 3) → "Blue"
  * ```
+ * With `abandoned`, the samples rewinds abandoned are printed too, marked `[abandoned]`.
  */
-export function formatCallTree(tree: SampleTree<ConversationDelta>, opts: { activeSampleId?: number; answers?: boolean } = {}): string {
+export function formatCallTree(tree: SampleTree<ConversationDelta>, opts: { activeSampleId?: number; answers?: boolean; abandoned?: boolean } = {}): string {
   return formatSamples(tree, {
+    abandoned: opts.abandoned,
     label: opts.answers
       ? (node) => {
           const last = node.data.add[node.data.add.length - 1];

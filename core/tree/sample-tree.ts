@@ -200,6 +200,18 @@ export class SampleTree<D> {
     return roots;
   }
 
+  /**
+   * Every node in id order (parents before children), abandoned branches included — what a
+   * drawing of everything that happened needs; traversals (`preorder`, `childrenOf`) see the
+   * live tree only.
+   *
+   * @example
+   * tree.all().filter((n) => n.abandoned).length; // nodes rewinds abandoned
+   */
+  all(): TreeNode<D>[] {
+    return [...this.nodes.values()];
+  }
+
   /** Replaces the node's data (e.g. the root's prompt once it is known). */
   setData(id: number, data: D): void {
     this.live(id).data = data;

@@ -25,7 +25,7 @@ export const conversationQuery = defineQuery<Message[]>('conversation');
 
 /**
  * Lets clients, the CLI and the Temporal UI see a call while it runs: its sample tree (as
- * data, and as the seeds' `print_samples` text, optionally with each sample's answer), its
+ * data, and as the seeds' `print_samples` text with what rewinds abandoned, optionally with each sample's answer), its
  * progress counters and the active sample's conversation.
  *
  * @example
@@ -34,7 +34,7 @@ export const conversationQuery = defineQuery<Message[]>('conversation');
  */
 export function exposeCall<T>(call: AICall<T>): void {
   setHandler(treeQuery, () => call.samples.toJSON());
-  setHandler(treeTextQuery, (opts) => treeText(call, opts?.answers ?? false));
+  setHandler(treeTextQuery, (opts) => treeText(call, opts?.answers ?? false, true));
   setHandler(progressQuery, () => callProgress(call));
   setHandler(conversationQuery, () => call.conversation);
 }
@@ -53,7 +53,11 @@ export function callProgress<T>(call: AICall<T>): CallProgress {
   };
 }
 
-/** The seeds' `print_samples` text of a call's samples; with `answers`, each sample's answer follows its line. */
-export function treeText<T>(call: AICall<T>, answers: boolean): string {
-  return formatCallTree(call.samples, { activeSampleId: call.activeSampleId, answers });
+/**
+ * The seeds' `print_samples` text of a call's samples; with `answers`, each sample's answer
+ * follows its line; with `abandoned`, the samples rewinds abandoned too (the `treeText` query:
+ * queries are not in history, so what they show may change).
+ */
+export function treeText<T>(call: AICall<T>, answers: boolean, abandoned = false): string {
+  return formatCallTree(call.samples, { activeSampleId: call.activeSampleId, answers, abandoned });
 }

@@ -98,3 +98,40 @@ describe('rewindTree', () => {
     expect(() => rewindTree(t, { nodeId: 99 })).toThrow('unknown node id 99');
   });
 });
+
+describe('what a rewind abandoned, in the tree texts', () => {
+  it('a search tree prints abandoned branches after the live children, every line marked', async () => {
+    const { formatSearchTree } = await import('../../../../core/agents/format-search-tree');
+    const t = SampleTree.create<{ preview?: string }>({});
+    const a = t.expand(0, { preview: 'multiply({"a":2,"b":3})' });
+    const a1 = t.expand(a.id, { preview: '"six"' });
+    const b = t.expand(0, { preview: 'multiply({"a":3,"b":2})' });
+    rewindTree(t, { nodeId: a.id, replacement: { preview: 'multiply({"a":2,"b":3.5})' } });
+    expect(formatSearchTree(t as never)).toBe(['n0 prompt', '├─ n3 d1 → multiply({"a":3,"b":2})', '└─ n4 d1 → multiply({"a":2,"b":3.5})'].join('\n'));
+    expect(formatSearchTree(t as never, { abandoned: true })).toBe(
+      [
+        'n0 prompt',
+        `├─ n${b.id} d1 → multiply({"a":3,"b":2})`,
+        '├─ n4 d1 → multiply({"a":2,"b":3.5})',
+        `└─ n${a.id} d1 → multiply({"a":2,"b":3}) [abandoned]`,
+        `   └─ n${a1.id} d2 → "six" [abandoned]`,
+      ].join('\n'),
+    );
+  });
+
+  it('a sample tree prints abandoned samples unscored, with their conversation lengths', async () => {
+    const { formatCallTree } = await import('../../../../core/airetry/format-call-tree');
+    const u = (content: string) => ({ role: 'user' as const, content });
+    const t = SampleTree.create<{ add: ReturnType<typeof u>[] }>({ add: [u('q')] });
+    const s1 = t.expand(0, { add: [u('red')] });
+    t.backpropagate(s1.id, { wins: 0 });
+    t.expand(s1.id, { add: [u('try again'), u('blue')] });
+    rewindTree(t, { nodeId: s1.id, replacement: { add: [u('yellow')] } });
+    expect(formatCallTree(t as never, { abandoned: true, activeSampleId: 3, answers: true }).split('\n')).toEqual([
+      'SampleNode(id: 0, stats: 0/0, score: 0, length: 1)',
+      'SampleNode(id: 3, stats: 0/0, score: 0, length: 2) → "yellow" (active)',
+      'SampleNode(id: 1, stats: 0/1, length: 2) → "red" [abandoned]',
+      'SampleNode(id: 2, stats: 0/0, length: 4) → "blue" [abandoned]',
+    ].map((line, i) => (i === 0 ? line : `${i === 1 ? '├─ ' : i === 2 ? '└─ ' : '   └─ '}${line}`)));
+  });
+});
