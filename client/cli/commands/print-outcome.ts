@@ -1,5 +1,7 @@
 import type { RunOutcome } from '../../runs/run-outcome';
 import { describeRunState } from '../../runs/run-state';
+import type { CodeFixerResult } from '../../../core/schemas/code-fixer-input';
+import { codeFixerLines } from './code-fixer-text';
 
 /** A run that did not complete, as `grove run` / `grove result` report it: one line, exit code 1. */
 export class RunEndedError extends Error {
@@ -43,6 +45,12 @@ export function printOutcome(outcome: RunOutcome, io: { out: (line: string) => v
       `\n${result.isSolution ? 'solved' : 'not solved'}: score ${result.score.toFixed(2)}, ${result.stop.kind} (${result.stop.message}); ` +
         `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.nodes} nodes`,
     );
+    io.out(result.treeText);
+    io.out(where);
+    return outcome.exitCode;
+  }
+  if (state.kind === 'code-fixer') {
+    for (const line of codeFixerLines(result as CodeFixerResult)) io.out(line);
     io.out(result.treeText);
     io.out(where);
     return outcome.exitCode;
