@@ -2,12 +2,12 @@ import type { AgentNode } from '../../core/agents/agent-node';
 import { AgentInputSchema } from '../../core/agents/agent-options';
 import type { AgentProgress, AgentResult } from '../../core/agents/agent-result';
 import { bestNode } from '../../core/agents/best-node';
-import type { PathRecord } from '../../core/hash/refs';
-import { messageRef } from '../../core/hash/refs';
-import { messageText, type Message } from '../../core/schemas/messages';
+import { messageText } from '../../core/schemas/messages';
 import { SampleTree } from '../../core/tree/sample-tree';
 import type { TreeNode } from '../../core/tree/tree-node';
 import type { NodeParts, NodeStatus, ViewNode } from '../model/view-tree';
+import { FULL_LABEL_NODES, knownMessages, readStep, stepLabels } from './agent-steps';
+import { promptLabel, stepLabel } from './labels';
 import { facts, fixed, oneLine, type RunAdapter, type RunReader, type RunSnapshot, type StoreReader } from './run-adapter';
 
 /** What the statuses need from the run's options (the defaults when the input cannot be read). */
@@ -22,8 +22,8 @@ interface AgentRules {
 /**
  * Search agents (`agent:<algorithm>`): the search tree from the `tree` query (live) or the
  * result. A node's messages are in the message store under its trajectory ref (the tree keeps
- * refs, never messages); its status follows Saplings' termination rules with the run's
- * threshold and maximum depth.
+ * refs, never messages), and so are its label's words (see `stepLabels`); its status follows Saplings' termination rules with the run's
+ * threshold and maximum depth. Branches a rewind abandoned are drawn too, as `abandoned`.
  */
 export const agentAdapter: RunAdapter = {
   matches: (kind) => kind === 'agent' || kind.startsWith('agent:'),
@@ -43,10 +43,14 @@ export const agentAdapter: RunAdapter = {
     const tree = SampleTree.fromJSON<AgentNode>(raw);
     const bestId = result && tree.has(result.bestNodeId) ? result.bestNodeId : bestNode(tree).id;
     const status = (node: TreeNode<AgentNode>) => agentStatus(node, rules, reader.live, result?.isSolution === true && node.id === result.bestNodeId);
-    const nodes: ViewNode[] = tree.preorder().sort((a, b) => a.id - b.id).map((node) => ({
+    // Every node, abandoned branches included: a rewind keeps what it pruned in the tree.
+    const all = tree.all();
+    const abandoned = all.filter((n) => n.abandoned).length;
+    const full = reader.store && tree.size <= FULL_LABEL_NODES ? await stepLabels(tree, reader.store) : new Map<number, string>();
+    const nodes: ViewNode[] = all.map((node) => ({
       id: node.id,
       parent: node.parent,
-      label: node.parent === null ? 'prompt' : (node.data.preview ?? `n${node.id}`),
+      label: node.parent === null ? promptLabel(rules.prompt) : (full.get(node.id) ?? (node.data.preview === undefined ? '' : stepLabel(node.data.preview))),
       status: status(node),
       score: node.score,
       value: node.visits > 0 ? node.valueSum / node.visits : undefined,
@@ -60,6 +64,7 @@ export const agentAdapter: RunAdapter = {
         ['algorithm', rules.algorithm],
         ['prompt', rules.prompt && oneLine(rules.prompt, 200)],
         ['nodes', tree.size],
+        ['abandoned by rewinds', abandoned ? `${abandoned} node${abandoned === 1 ? '' : 's'} (${tree.abandonedRoots().map((id) => `n${id}`).join(', ')} and below)` : undefined],
         ['model calls', counters?.llmCalls],
         ['tool runs', counters?.toolRuns],
         ['tool errors', counters?.toolErrors],
@@ -90,6 +95,7 @@ function agentRules(input: unknown): AgentRules {
  */
 export function agentStatus(node: TreeNode<AgentNode>, rules: AgentRules, live: boolean, namedSolution = false): NodeStatus {
   if (node.parent === null) return 'root';
+  if (node.abandoned) return 'abandoned';
   const d = node.data;
   const scored = node.score !== undefined && node.score >= rules.threshold;
   if (namedSolution || (d.solved && node.children.length === 0) || (scored && (d.output || rules.toolChoice === 'required'))) return 'solution';
@@ -105,8 +111,7 @@ async function agentParts(
   store: StoreReader,
   status: (node: TreeNode<AgentNode>) => NodeStatus,
 ): Promise<Map<number, NodeParts>> {
-  const prompt = new Map<string, Message>();
-  for (const m of tree.root.data.prompt ?? []) prompt.set(messageRef(m), m);
+  const known = knownMessages(tree);
   const out = new Map<number, NodeParts>();
   await Promise.all(
     ids.map(async (id) => {
@@ -115,7 +120,7 @@ async function agentParts(
       const parts: NodeParts = {
         facts: facts([
           ['node', `n${id}`],
-          ['status', status(node)],
+          ['status', node.abandoned ? 'abandoned: a rewind pruned its branch (kept for audit; the search no longer counts it)' : status(node)],
           ['depth', node.depth],
           ['score', fixed(node.score)],
           ['visits', node.visits || undefined],
@@ -123,31 +128,12 @@ async function agentParts(
           ['tool errors', d.toolErrors],
           ['output', d.output ? 'yes' : undefined],
           ['solved', d.solved ? 'yes' : undefined],
-          ['step', d.preview],
         ]),
         feedback: node.feedback || undefined,
         reasoning: d.reasoning,
+        ...(await readStep(node, store, known)),
       };
       out.set(id, parts);
-      if (d.ref === undefined) {
-        parts.note = 'its messages were let go at a continue-as-new handover (a finished leaf off the best trajectory)';
-        return;
-      }
-      const record = (d.pending ?? (await store.get(d.ref))) as PathRecord | undefined;
-      if (!record) {
-        parts.note = `the message store (${store.describe()}) has no trajectory ${d.ref} (yet)`;
-        return;
-      }
-      const add: Message[] = [];
-      for (const ref of record.add) {
-        const message = prompt.get(ref) ?? ((await store.get(ref)) as Message | undefined);
-        if (!message) {
-          parts.note = `the message store (${store.describe()}) has no message ${ref} (yet)`;
-          return;
-        }
-        add.push(message);
-      }
-      parts.delta = record.keep === undefined ? { add } : { keep: record.keep, add };
     }),
   );
   return out;

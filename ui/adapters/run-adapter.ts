@@ -12,6 +12,8 @@ export interface RunReader {
   result(): Promise<unknown>;
   /** A query of the run (a worker must be up to answer it). */
   query(name: string): Promise<unknown>;
+  /** The message store the run's workers write, when the reader has it (node labels read their words from it). */
+  store?: StoreReader;
 }
 
 /** The read side of the message store: all the viewer ever does with it. */

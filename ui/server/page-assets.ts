@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPILED } from '../../runtime/paths';
-import type { ExportData } from './run-source';
+import type { ExportData } from './run-view';
 
 const ROOT = COMPILED ? join(__dirname, '..', '..', '..') : join(__dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'ui', 'app.js');

@@ -1,11 +1,11 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
-import { createHash } from 'node:crypto';
 import { runUrl } from '../../client/temporal-server/connection-options';
 import { canonicalKind } from '../../core/runs/run-kind-names';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../../workflows/search-attributes';
 import { adapterFor, type RunSnapshot, type StoreReader } from '../adapters';
-import { nodeDetail, pathTo, type NodeDetail, type NodeParts, type RunSummary, type RunView } from '../model/view-tree';
+import { nodeDetail, pathTo, type NodeDetail, type RunSummary, type RunView } from '../model/view-tree';
+import { exportData, snapshotView, withRev, type ExportData } from './run-view';
 import { visibilityQuery, type RunFilter } from './run-filter';
 
 export interface RunSourceOptions {
@@ -20,12 +20,6 @@ export interface RunSourceOptions {
   reuseMs?: number;
 }
 
-/** What an exported page carries: the run's view and every node's parts. */
-export interface ExportData {
-  view: RunView;
-  parts: Record<number, NodeParts>;
-  exportedAt: string;
-}
 
 export class RunNotFoundError extends Error {
   override name = 'RunNotFoundError';
@@ -87,14 +81,7 @@ export class RunSource {
   /** A run's view and the parts of every node, for a page that works without the server. */
   async exportData(workflowId: string, now = new Date()): Promise<ExportData> {
     const { view, snapshot } = await this.load(workflowId);
-    const parts: Record<number, NodeParts> = {};
-    if (view.tree && snapshot) {
-      const ids = view.tree.nodes.map((n) => n.id);
-      for (let i = 0; i < ids.length; i += 500) {
-        for (const [id, p] of await snapshot.parts(ids.slice(i, i + 500), this.opts.store)) parts[id] = p;
-      }
-    }
-    return { view, parts, exportedAt: now.toISOString() };
+    return exportData(view, snapshot, this.opts.store, now);
   }
 
   private load(workflowId: string): Promise<Loaded> {
@@ -132,13 +119,14 @@ export class RunSource {
       const snapshot = await adapter.snapshot({
         live,
         input,
+        store: this.opts.store,
         result: async () => (run.execution === 'COMPLETED' ? handle.result() : undefined),
         query: (name) =>
           client.withDeadline(Date.now() + timeoutMs, () => handle.query(name)).catch((err: Error) => {
             throw new Error(`the ${name} query got no answer (${err.message.split('\n')[0]}): ${live ? 'is a grove worker running on the run\'s task queue?' : 'reading a run that did not complete needs a grove worker on its task queue'}`);
           }),
       });
-      return { view: withRev({ ...base, tree: snapshot.tree, facts: snapshot.facts, note: snapshot.note }), snapshot, at: Date.now() };
+      return { view: snapshotView(run, live, snapshot), snapshot, at: Date.now() };
     } catch (err) {
       return { view: withRev({ ...base, note: (err as Error).message }), at: Date.now() };
     }
@@ -179,6 +167,3 @@ export class RunSource {
   }
 }
 
-function withRev(view: Omit<RunView, 'rev'>): RunView {
-  return { ...view, rev: createHash('sha1').update(JSON.stringify(view)).digest('hex').slice(0, 16) };
-}

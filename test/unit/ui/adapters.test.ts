@@ -6,6 +6,7 @@ import { SampleTree } from '../../../core/tree/sample-tree';
 import type { ConversationDelta } from '../../../core/conversation/delta';
 import { inProcessAgent, quickstartInput, searchInProcess } from '../../support/in-process-agent';
 import { colorGameInput } from '../../support/inputs';
+import { RUN_KIND_NAMES } from '../../../core/runs/run-kind-names';
 
 const reader = (over: Partial<RunReader>): RunReader => ({
   live: false,
@@ -24,10 +25,11 @@ async function detailOf(snapshot: Awaited<ReturnType<typeof agentAdapter.snapsho
   return nodeDetail(path.map((p) => parts.get(p)!), id);
 }
 
-test('adapters are chosen by GroveKind', () => {
+test('every kind of run has an adapter, chosen by its kind', () => {
   expect(adapterFor('agent:mcts')).toBe(agentAdapter);
   expect(adapterFor('airetry')).toBe(airetryAdapter);
-  expect(adapterFor('generate')).toBeUndefined();
+  for (const kind of RUN_KIND_NAMES) expect(adapterFor(kind === 'agent' ? 'agent:beam' : kind)).toBeDefined();
+  expect(adapterFor('something-else')).toBeUndefined();
 });
 
 test('an agent search: statuses by the run rules, the best path, and every conversation rebuilt from the store', async () => {
@@ -89,10 +91,10 @@ test('an airetry sample tree: failed samples, the active sample as the solution,
   const snap = await airetryAdapter.snapshot(reader({ input: colorGameInput(), result: async () => result }));
 
   expect(snap.tree!.nodes.map((n) => [n.id, n.status, n.label])).toEqual([
-    [0, 'root', 'prompt'],
-    [a.id, 'failed', '"I think it is Red."'],
-    [b.id, 'solution', '"yellow"'],
-    [c.id, 'pruned', '"blue"'],
+    [0, 'root', expect.stringMatching(/^prompt: Guess what color I am thinking\. It could be/)],
+    [a.id, 'failed', 'I think it is Red.'],
+    [b.id, 'solution', 'yellow'],
+    [c.id, 'pruned', 'blue'],
   ]);
   expect(snap.tree!.bestPath).toEqual([0, a.id, b.id]);
   expect(snap.facts).toEqual(expect.arrayContaining([['check maxWords#0', 'passed'], ['check lowercase#1', 'not reached']]));

@@ -1,6 +1,6 @@
 import { EXPORT_CSP, exportedPage } from '../../../ui/server/page-assets';
 import { parseRunFilter, visibilityQuery } from '../../../ui/server/run-filter';
-import type { ExportData } from '../../../ui/server/run-source';
+import type { ExportData } from '../../../ui/server/run-view';
 
 test('an exported page keeps hostile message text inert: the data cannot end its script element', () => {
   const hostile = '</script><script>alert(1)</script><!-- \u2028 \u2029';
