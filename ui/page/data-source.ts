@@ -13,12 +13,23 @@ export interface DataSource {
   node(workflowId: string, id: number): Promise<NodeDetail>;
 }
 
+/** What the server answered when it could not give what was asked: `status` 404 means there is no such run (or node). */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The server's read-only JSON API. */
 export function liveSource(pollMs: number): DataSource {
   const get = async <T>(path: string): Promise<T> => {
     const res = await fetch(path, { headers: { accept: 'application/json' } });
     const body = (await res.json()) as T & { error?: string };
-    if (!res.ok) throw new Error(body.error ?? `${res.status} ${res.statusText}`);
+    if (!res.ok) throw new ApiError(body.error ?? `${res.status} ${res.statusText}`, res.status);
     return body;
   };
   return {

@@ -12,13 +12,14 @@ export function factsTable(facts: Facts, cls = 'facts'): HTMLElement {
  * conversation — the messages it inherited folded away, the messages it added shown in full
  * (tool calls with their arguments, tool outputs).
  */
-export function nodePanel(detail: NodeDetail, opts: { collapsible: boolean; collapsed: boolean; onToggle: () => void }): HTMLElement {
+export function nodePanel(detail: NodeDetail, opts: { label?: string; collapsible: boolean; collapsed: boolean; onToggle: () => void }): HTMLElement {
   const inherited = detail.conversation.slice(0, detail.own);
   const own = detail.conversation.slice(detail.own);
   return h(
     'section',
     { class: 'node-panel', 'data-node': detail.id },
     h('h2', {}, `n${detail.id}`, opts.collapsible ? h('button', { class: 'toggle', onclick: opts.onToggle }, opts.collapsed ? 'expand subtree' : 'collapse subtree') : undefined),
+    opts.label ? h('p', { class: 'node-title' }, opts.label) : undefined,
     factsTable(detail.facts),
     detail.feedback ? h('div', { class: 'block feedback' }, h('h3', {}, 'Check feedback'), h('pre', {}, detail.feedback)) : undefined,
     detail.reasoning ? h('div', { class: 'block reasoning' }, h('h3', {}, 'Evaluator reasoning'), h('pre', {}, detail.reasoning)) : undefined,

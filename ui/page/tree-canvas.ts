@@ -1,5 +1,9 @@
-import { hierarchy, tree as tidyTree } from 'd3-hierarchy';
+import { placeLabels, type LabelCandidate, type Obstacle, type PlacedLabel } from '../model/label-placement';
+import { foldToFit } from '../model/fold-to-fit';
+import { childrenOf, layoutTree, type TreeLayout } from '../model/tree-layout';
 import type { NodeStatus, ViewNode, ViewTree } from '../model/view-tree';
+import { attachInput } from './canvas-input';
+import { LabelLayer, LABEL_HEIGHT, labelText } from './label-layer';
 
 /** Colours of the statuses (the legend uses the same). */
 export const STATUS_COLORS: Record<NodeStatus, string> = {
@@ -12,188 +16,227 @@ export const STATUS_COLORS: Record<NodeStatus, string> = {
   failed: '#d64545',
   abandoned: '#9b6bc4',
 };
+export const BEST_COLOR = '#e8a317';
 
-const ROW = 22; // between siblings
-const COL = 200; // between depths
-const RADIUS = 5;
-const MAX_LABELS = 2500;
+/** Rows this tall or taller fit a label each: a tree opens folded until its rows are at least this tall. */
+export const READABLE_ROW = 20;
+const MAX_LABEL = 600; // px
+const PAD = 24; // px around a fitted tree
+const MAX_INDENT = 90; // px per depth
+const MAX_ROW = 30; // px per row
 
 export interface CanvasStats {
   nodes: number;
   shown: number;
+  labels: number;
   layoutMs: number;
   drawMs: number;
 }
 
 /**
- * The tree on a canvas: a tidy layout (d3-hierarchy, left to right) of every node not inside a
- * collapsed subtree, drawn in batches (one path per colour), labels only when zoomed in and only
- * on screen — so 10,000 nodes lay out and draw in milliseconds and pan smoothly. Drag pans,
- * the wheel zooms, a click selects, a double click collapses or expands a subtree. The view
- * stays where it is when the tree grows.
+ * The tree: dots and edges on a canvas, labels as text above it, laid out as an outline (one
+ * row per node, indented by depth; see `layoutTree`), so every node's words have the rest of
+ * their row. "Fit" spreads the tree over the canvas — indent and row height scale apart, so a
+ * deep chain and a bushy search both fill it — and labels are written where they fit, most
+ * important first (the selected node, the best path, solutions, the most visited), so any zoom
+ * shows readable words and never a pile of cut ones; zoom in and more appear. A tree too big
+ * for the canvas opens folded to fit (`foldToFit`: the best path and its siblings, then what
+ * the search visited most), every shown row readable; "expand all" shows every node.
+ * Drag pans, the wheel (or + and −) zooms, a click selects, a double click folds or unfolds;
+ * arrow keys walk the tree. The view follows a growing tree until you move it.
  */
 export class TreeCanvas {
   readonly canvas: HTMLCanvasElement;
-  readonly stats: CanvasStats = { nodes: 0, shown: 0, layoutMs: 0, drawMs: 0 };
-  private tree: ViewTree = { nodes: [], bestPath: [] };
-  private readonly collapsed = new Set<number>();
-  private children = new Map<number, ViewNode[]>();
-  private byId = new Map<number, ViewNode>();
-  private best = new Set<number>();
-  // Laid-out visible nodes, as parallel arrays.
-  private ids: number[] = [];
-  private xs = new Float64Array(0);
-  private ys = new Float64Array(0);
-  private parentIndex = new Int32Array(0);
-  private indexOf = new Map<number, number>();
-  private hidden = new Map<number, number>();
-  private k = 1;
-  private tx = 40;
-  private ty = 0;
+  readonly stats: CanvasStats = { nodes: 0, shown: 0, labels: 0, layoutMs: 0, drawMs: 0 };
+  readonly labels: LabelLayer;
+  tree: ViewTree = { nodes: [], bestPath: [] };
+  layout: TreeLayout = layoutTree(this.tree, new Map(), new Set());
+  byId = new Map<number, ViewNode>();
+  best = new Set<number>();
+  children = new Map<number, ViewNode[]>();
+  selected: number | undefined;
+  private folded = new Set<number>();
+  /** Until the user folds or unfolds something, the tree is folded to fit the canvas. */
+  private foldedByUser = false;
+  /** Screen = t + world × a, per axis. */
+  view = { ax: 1, ay: 1, tx: PAD, ty: PAD };
   /** Until the user pans or zooms, the view keeps fitting the growing tree. */
-  private userMoved = false;
-  private selected: number | undefined;
+  userMoved = false;
+  private order = new Int32Array(0);
+  private wx = new Float64Array(0);
+  private wy = new Float64Array(0);
+  private placed: PlacedLabel[] = [];
   private frame = 0;
 
   constructor(
     private readonly host: HTMLElement,
-    private readonly onSelect: (id: number) => void,
-    /** After every layout (a new tree, a subtree collapsed or expanded). */
+    readonly onSelect: (id: number) => void,
+    /** After every layout (a new tree, a subtree folded or unfolded). */
     private readonly onLayout: () => void = () => {},
   ) {
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'tree-canvas';
+    this.canvas.tabIndex = 0;
+    this.canvas.setAttribute('aria-label', 'search tree: arrow keys move between nodes, Enter folds, + and − zoom, 0 fits');
     host.append(this.canvas);
-    new ResizeObserver(() => this.redraw()).observe(host);
-    this.listen();
+    this.labels = new LabelLayer(host);
+    new ResizeObserver(() => {
+      if (!this.foldedByUser && this.folded.size > 0) this.foldToFit();
+      else if (this.userMoved) this.redraw();
+      else this.fit();
+    }).observe(host);
+    attachInput(this, host);
   }
 
-  /** Shows a new version of the tree (same view, same collapsed subtrees). */
+  /** Shows a new version of the tree (same view, same folds). */
   setTree(tree: ViewTree): void {
     this.tree = tree;
     this.byId = new Map(tree.nodes.map((n) => [n.id, n]));
-    this.children = new Map();
-    for (const n of tree.nodes) {
-      if (n.parent === null) continue;
-      const list = this.children.get(n.parent);
-      if (list) list.push(n);
-      else this.children.set(n.parent, [n]);
-    }
+    this.children = childrenOf(tree);
     this.best = new Set(tree.bestPath);
-    for (const id of this.collapsed) if (!this.byId.has(id)) this.collapsed.delete(id);
-    this.layout();
+    for (const id of this.folded) if (!this.byId.has(id)) this.folded.delete(id);
+    if (!this.foldedByUser) this.folded = foldToFit(tree, this.children, this.capacity());
+    this.relayout();
     if (!this.userMoved) this.fit();
     else this.redraw();
   }
 
-  select(id: number | undefined): void {
+  /** True while a large tree is folded to fit the canvas, as it opened. */
+  get autoFolded(): boolean {
+    return !this.foldedByUser && this.folded.size > 0;
+  }
+
+  select(id: number | undefined, reveal = false): void {
     this.selected = id;
+    if (id !== undefined && reveal) this.reveal(id);
     this.redraw();
   }
 
   isCollapsed(id: number): boolean {
-    return this.collapsed.has(id);
+    return this.folded.has(id);
   }
 
   hasChildren(id: number): boolean {
     return (this.children.get(id)?.length ?? 0) > 0;
   }
 
-  /** Collapses or expands the subtree under `id`. */
+  /** Folds or unfolds the subtree under `id`. */
   toggle(id: number): void {
     if (!this.hasChildren(id)) return;
-    if (this.collapsed.has(id)) this.collapsed.delete(id);
-    else this.collapsed.add(id);
-    this.layout();
+    this.foldedByUser = true;
+    if (this.folded.has(id)) this.folded.delete(id);
+    else this.folded.add(id);
+    this.relayout();
     this.redraw();
   }
 
-  /** Collapses every subtree off the best path: the best trajectory and its siblings stay. */
+  /** Folds every subtree off the best path: the best trajectory and its siblings stay. */
   bestPathOnly(): void {
-    this.collapsed.clear();
-    for (const n of this.tree.nodes) if (!this.best.has(n.id) && this.hasChildren(n.id)) this.collapsed.add(n.id);
-    this.layout();
+    this.foldedByUser = true;
+    this.foldOffBestPath();
+    this.relayout();
+    this.fit();
+  }
+
+  /** Folds the tree to fit the canvas again, as it opened. */
+  foldToFit(): void {
+    this.foldedByUser = false;
+    this.folded = foldToFit(this.tree, this.children, this.capacity());
+    this.relayout();
     this.fit();
   }
 
   expandAll(): void {
-    this.collapsed.clear();
-    this.layout();
+    this.foldedByUser = true;
+    this.folded.clear();
+    this.relayout();
     this.fit();
   }
 
-  /** Zooms to show the whole (visible) tree, never larger than 1:1. */
+  /** Spreads the shown tree over the canvas: depths over the width (leaving room for words), rows over the height. */
   fit(): void {
     this.userMoved = false;
     const { width, height } = this.size();
-    if (this.ids.length === 0 || width === 0) return this.redraw();
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-    for (let i = 0; i < this.ids.length; i++) {
-      minX = Math.min(minX, this.xs[i]);
-      maxX = Math.max(maxX, this.xs[i]);
-      minY = Math.min(minY, this.ys[i]);
-      maxY = Math.max(maxY, this.ys[i]);
-    }
-    const pad = 40;
-    const labelRoom = 180;
-    this.k = Math.min(1, (width - 2 * pad) / Math.max(1, maxX - minX + labelRoom), (height - 2 * pad) / Math.max(1, maxY - minY));
-    this.tx = pad - minX * this.k;
-    this.ty = (height - (maxY - minY) * this.k) / 2 - minY * this.k;
+    const L = this.layout;
+    if (L.ids.length === 0 || width === 0) return this.redraw();
+    const room = Math.min(MAX_LABEL, Math.max(260, width * 0.5));
+    this.view.ax = L.maxDepth === 0 ? 1 : clamp((width - 2 * PAD - room) / L.maxDepth, 6, MAX_INDENT);
+    this.view.ay = clamp((height - 2 * PAD) / Math.max(1, L.ids.length - 1), 0.1, MAX_ROW);
+    this.view.tx = PAD;
+    this.view.ty = PAD;
     this.redraw();
   }
 
-  /** Where node `id` is drawn, in page (client) coordinates; undefined when it is hidden. */
+  /** Zooms by `factor` around a point of the canvas (its middle by default). */
+  zoom(factor: number, at?: { x: number; y: number }): void {
+    const { width, height } = this.size();
+    const px = at?.x ?? width / 2, py = at?.y ?? height / 2;
+    const f = clamp(factor, 0.02 / Math.min(this.view.ax, this.view.ay), 4000 / Math.max(this.view.ax, this.view.ay));
+    this.view.tx = px - (px - this.view.tx) * f;
+    this.view.ty = py - (py - this.view.ty) * f;
+    this.view.ax *= f;
+    this.view.ay *= f;
+    this.userMoved = true;
+    this.redraw();
+  }
+
+  pan(dx: number, dy: number): void {
+    this.view.tx += dx;
+    this.view.ty += dy;
+    this.userMoved = true;
+    this.redraw();
+  }
+
+  /** Where node `id` is drawn, in canvas pixels; undefined when it is folded away. */
+  at(id: number): { x: number; y: number } | undefined {
+    const i = this.layout.indexOf.get(id);
+    return i === undefined ? undefined : { x: this.view.tx + this.wx[i] * this.view.ax, y: this.view.ty + this.wy[i] * this.view.ay };
+  }
+
+  /** Where node `id` is drawn, in page (client) coordinates; undefined when it is folded away. */
   screenPosition(id: number): { x: number; y: number } | undefined {
-    const i = this.indexOf.get(id);
-    if (i === undefined) return undefined;
+    const p = this.at(id);
+    if (!p) return undefined;
     const rect = this.canvas.getBoundingClientRect();
-    return { x: rect.left + this.xs[i] * this.k + this.tx, y: rect.top + this.ys[i] * this.k + this.ty };
+    return { x: rect.left + p.x, y: rect.top + p.y };
   }
 
-  private layout(): void {
-    const t0 = performance.now();
-    const root = this.tree.nodes[0];
-    this.ids = [];
-    this.indexOf = new Map();
-    this.hidden = new Map();
-    if (!root) {
-      this.xs = new Float64Array(0);
-      this.ys = new Float64Array(0);
-      return;
+  /** The node under a canvas point: a label, else the nearest dot within reach. */
+  hit(x: number, y: number): number | undefined {
+    for (const p of this.placed) {
+      if (x >= p.x && x <= p.x + p.width && Math.abs(y - p.y) <= LABEL_HEIGHT / 2) return this.layout.ids[p.index];
     }
-    const h = hierarchy<ViewNode>(root, (n) => (this.collapsed.has(n.id) ? null : this.children.get(n.id)));
-    const laid = tidyTree<ViewNode>().nodeSize([ROW, COL]).separation((a, b) => (a.parent === b.parent ? 1 : 1.3))(h);
-    const all = laid.descendants();
-    this.xs = new Float64Array(all.length);
-    this.ys = new Float64Array(all.length);
-    this.parentIndex = new Int32Array(all.length);
-    all.forEach((d, i) => {
-      this.ids.push(d.data.id);
-      this.indexOf.set(d.data.id, i);
-      this.xs[i] = d.y; // depth runs left to right
-      this.ys[i] = d.x;
-    });
-    all.forEach((d, i) => (this.parentIndex[i] = d.parent ? this.indexOf.get(d.parent.data.id)! : -1));
-    for (const id of this.collapsed) this.hidden.set(id, this.descendants(id));
-    this.stats.nodes = this.tree.nodes.length;
-    this.stats.shown = all.length;
-    this.stats.layoutMs = performance.now() - t0;
-    this.onLayout();
-  }
-
-  private descendants(id: number): number {
-    let count = 0;
-    const stack = [...(this.children.get(id) ?? [])];
-    while (stack.length > 0) {
-      const n = stack.pop()!;
-      count++;
-      for (const c of this.children.get(n.id) ?? []) stack.push(c);
+    const reach = Math.max(7, this.radius() + 3);
+    let best: number | undefined;
+    let bestD = reach * reach;
+    for (let i = 0; i < this.layout.ids.length; i++) {
+      const dx = this.view.tx + this.wx[i] * this.view.ax - x, dy = this.view.ty + this.wy[i] * this.view.ay - y;
+      const d = dx * dx + dy * dy;
+      if (d <= bestD) {
+        bestD = d;
+        best = this.layout.ids[i];
+      }
     }
-    return count;
+    return best;
   }
 
-  private size(): { width: number; height: number } {
-    return { width: this.host.clientWidth, height: this.host.clientHeight };
+  /** Unfolds what hides `id` and pans it into view when it is off the canvas. */
+  reveal(id: number): void {
+    let changed = false;
+    for (let at = this.byId.get(id)?.parent; at !== null && at !== undefined; at = this.byId.get(at)?.parent) {
+      if (this.folded.delete(at)) changed = true;
+    }
+    if (changed) {
+      this.foldedByUser = true;
+      this.relayout();
+    }
+    const p = this.at(id);
+    const { width, height } = this.size();
+    if (p && (p.x < PAD || p.x > width - MAX_LABEL / 2 || p.y < PAD || p.y > height - PAD)) {
+      this.view.tx += width / 3 - p.x;
+      this.view.ty += height / 2 - p.y;
+      this.userMoved = true;
+    }
   }
 
   /** Draws on the next animation frame (many changes, one drawing). */
@@ -217,163 +260,162 @@ export class TreeCanvas {
     if (this.canvas.width !== Math.round(width * dpr) || this.canvas.height !== Math.round(height * dpr)) {
       this.canvas.width = Math.round(width * dpr);
       this.canvas.height = Math.round(height * dpr);
-      this.canvas.style.width = `${width}px`;
-      this.canvas.style.height = `${height}px`;
     }
     const ctx = this.canvas.getContext('2d')!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    ctx.setTransform(dpr * this.k, 0, 0, dpr * this.k, dpr * this.tx, dpr * this.ty);
-    const k = this.k;
-    const margin = 250 / k;
-    const x0 = -this.tx / k - margin, x1 = (width - this.tx) / k + margin;
-    const y0 = -this.ty / k - margin, y1 = (height - this.ty) / k + margin;
-    const n = this.ids.length;
-    const inView = (i: number) => this.xs[i] >= x0 && this.xs[i] <= x1 && this.ys[i] >= y0 && this.ys[i] <= y1;
-
-    // Edges: ordinary ones in one path, the best path's on top.
-    const edges = new Path2D();
-    const bestEdges = new Path2D();
+    const L = this.layout;
+    const n = L.ids.length;
+    const { ax, ay, tx, ty } = this.view;
+    const xs = new Float64Array(n), ys = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      const p = this.parentIndex[i];
-      if (p < 0 || !(inView(i) || inView(p))) continue;
-      const path = this.best.has(this.ids[i]) ? bestEdges : edges;
-      const mx = (this.xs[p] + this.xs[i]) / 2;
-      path.moveTo(this.xs[p], this.ys[p]);
-      path.bezierCurveTo(mx, this.ys[p], mx, this.ys[i], this.xs[i], this.ys[i]);
+      xs[i] = tx + this.wx[i] * ax;
+      ys[i] = ty + this.wy[i] * ay;
     }
-    ctx.lineWidth = Math.max(1, 1 / k) * 1.2;
-    ctx.strokeStyle = '#c9ced6';
-    ctx.stroke(edges);
-    ctx.lineWidth = Math.max(2.5, 2.5 / k);
-    ctx.strokeStyle = '#e8a317';
-    ctx.stroke(bestEdges);
+    const m = 40;
+    const r = this.radius();
+    const inView = (i: number) => xs[i] >= -m && xs[i] <= width + m && ys[i] >= -m && ys[i] <= height + m;
 
-    // Nodes: one path per status colour.
-    const radius = Math.max(RADIUS, 2.2 / k);
+    // Edges: ordinary ones, then abandoned branches (dashed), then the best path on top.
+    const edges = new Path2D(), abandoned = new Path2D(), best = new Path2D();
+    for (let i = 1; i < n; i++) {
+      const p = L.parentIndex[i];
+      if (Math.max(xs[p], xs[i]) < -m || Math.min(xs[p], xs[i]) > width + m || Math.max(ys[p], ys[i]) < -m || Math.min(ys[p], ys[i]) > height + m) continue;
+      const node = this.byId.get(L.ids[i])!;
+      const path = this.best.has(node.id) ? best : node.status === 'abandoned' ? abandoned : edges;
+      // An elbow, as an outline draws it: down from the parent, then across to the child.
+      const c = Math.min(6, (ys[i] - ys[p]) / 2, (xs[i] - xs[p]) / 2);
+      path.moveTo(xs[p], ys[p]);
+      path.lineTo(xs[p], ys[i] - c);
+      path.quadraticCurveTo(xs[p], ys[i], xs[p] + c, ys[i]);
+      path.lineTo(xs[i] - r, ys[i]);
+    }
+    ctx.lineWidth = 1.2;
+    ctx.strokeStyle = '#c5cad3';
+    ctx.stroke(edges);
+    ctx.setLineDash([4, 3]);
+    ctx.strokeStyle = STATUS_COLORS.abandoned;
+    ctx.stroke(abandoned);
+    ctx.setLineDash([]);
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = BEST_COLOR;
+    ctx.stroke(best);
+
+    // Nodes: one path per status colour; rings for the best path, folds and the selection.
     const byColor = new Map<string, Path2D>();
-    const visible: number[] = [];
+    const shown: number[] = [];
     for (let i = 0; i < n; i++) {
       if (!inView(i)) continue;
-      visible.push(i);
-      const color = STATUS_COLORS[this.byId.get(this.ids[i])!.status];
+      shown.push(i);
+      const color = STATUS_COLORS[this.byId.get(L.ids[i])!.status];
       let path = byColor.get(color);
       if (!path) byColor.set(color, (path = new Path2D()));
-      path.moveTo(this.xs[i] + radius, this.ys[i]);
-      path.arc(this.xs[i], this.ys[i], radius, 0, 2 * Math.PI);
+      path.moveTo(xs[i] + r, ys[i]);
+      path.arc(xs[i], ys[i], r, 0, 2 * Math.PI);
     }
     for (const [color, path] of byColor) {
       ctx.fillStyle = color;
       ctx.fill(path);
     }
-    const ring = (i: number, color: string, width: number, extra: number) => {
+    const ring = (i: number, color: string, lineWidth: number, extra: number) => {
       ctx.beginPath();
-      ctx.arc(this.xs[i], this.ys[i], radius + extra / k, 0, 2 * Math.PI);
-      ctx.lineWidth = width / k;
+      ctx.arc(xs[i], ys[i], r + extra, 0, 2 * Math.PI);
+      ctx.lineWidth = lineWidth;
       ctx.strokeStyle = color;
       ctx.stroke();
     };
     for (const id of this.tree.bestPath) {
-      const i = this.indexOf.get(id);
-      if (i !== undefined && inView(i)) ring(i, '#e8a317', 2, 2);
+      const i = L.indexOf.get(id);
+      if (i !== undefined && inView(i)) ring(i, BEST_COLOR, 2, 2);
     }
-    const sel = this.selected === undefined ? undefined : this.indexOf.get(this.selected);
-    if (sel !== undefined) ring(sel, '#111', 2.5, 4.5);
+    for (const id of L.hidden.keys()) {
+      const i = L.indexOf.get(id)!;
+      if (inView(i)) ring(i, '#5b6270', 1.5, 4);
+    }
+    const sel = this.selected === undefined ? undefined : L.indexOf.get(this.selected);
+    if (sel !== undefined) ring(sel, '#111', 2.5, 5);
 
-    // Labels (in screen pixels, cut to the room between depths) and collapsed subtrees' sizes,
-    // when rows are far enough apart to be read.
-    if (ROW * k >= 9) {
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.font = '11px system-ui, sans-serif';
-      ctx.textBaseline = 'middle';
-      const room = Math.max(3, Math.floor((COL * k - 2 * radius * k - 10) / 6));
-      let drawn = 0;
-      for (const i of visible) {
-        if (drawn++ >= MAX_LABELS) break;
-        const node = this.byId.get(this.ids[i])!;
-        const sx = this.xs[i] * k + this.tx, sy = this.ys[i] * k + this.ty;
-        const number = node.score ?? node.value;
-        const text = `n${node.id}${number === undefined ? '' : ` ${number.toFixed(2)}`} ${node.label}`;
-        ctx.fillStyle = this.best.has(node.id) ? '#7a5200' : '#2b2f36';
-        ctx.fillText(text.length > room ? `${text.slice(0, room - 1)}…` : text, sx + radius * k + 4, sy);
-        const hiddenCount = this.hidden.get(node.id);
-        if (hiddenCount) {
-          ctx.fillStyle = '#5b6270';
-          ctx.fillText(`+${hiddenCount}`, sx - radius * k - 6 - ctx.measureText(`+${hiddenCount}`).width, sy - 9);
-        }
-      }
-    } else {
-      for (const [id] of this.hidden) {
-        const i = this.indexOf.get(id);
-        if (i !== undefined && inView(i)) ring(i, '#5b6270', 1.5, 3);
-      }
-    }
+    this.drawLabels(shown, xs, ys, r, width);
     this.stats.drawMs = performance.now() - t0;
   }
 
-  private hit(clientX: number, clientY: number): number | undefined {
-    const rect = this.canvas.getBoundingClientRect();
-    const x = (clientX - rect.left - this.tx) / this.k;
-    const y = (clientY - rect.top - this.ty) / this.k;
-    const reach = Math.max(RADIUS + 3, 8 / this.k);
-    let best: number | undefined;
-    let bestD = reach * reach;
-    for (let i = 0; i < this.ids.length; i++) {
-      const dx = this.xs[i] - x, dy = this.ys[i] - y;
-      const d = dx * dx + dy * dy;
-      if (d <= bestD) {
-        bestD = d;
-        best = this.ids[i];
-      }
-    }
-    return best;
+  /** Dot radius: smaller when rows crowd. */
+  radius(): number {
+    return clamp(Math.min(this.view.ax, this.view.ay) * 0.3, 1.5, 5.5);
   }
 
-  private listen(): void {
-    const c = this.canvas;
-    let drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | undefined;
-    c.addEventListener('pointerdown', (e) => {
-      drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false };
-      c.setPointerCapture(e.pointerId);
+  private drawLabels(shown: number[], xs: Float64Array, ys: Float64Array, r: number, width: number): void {
+    const L = this.layout;
+    const inView = new Uint8Array(L.ids.length);
+    for (const i of shown) inView[i] = 1;
+    const dots: Obstacle[] = shown.map((i) => ({ x0: xs[i] - r, x1: xs[i] + r, y0: ys[i] - r, y1: ys[i] + r }));
+    const sel = this.selected === undefined ? undefined : L.indexOf.get(this.selected);
+    const sequence = sel === undefined ? this.order : [sel, ...this.order.filter((i) => i !== sel)];
+    const candidates: LabelCandidate[] = [];
+    for (const i of sequence) {
+      if (!inView[i]) continue;
+      const node = this.byId.get(L.ids[i])!;
+      const x = xs[i] + r + 4;
+      const limit = Math.min(width - 4, x + MAX_LABEL);
+      const best = this.best.has(node.id);
+      candidates.push({ index: i, x, y: ys[i], width: this.labels.width(labelText(node, L.hidden.get(node.id)), best), limit, forced: i === sel || best });
+    }
+    this.placed = placeLabels(candidates, dots, { height: LABEL_HEIGHT, minWidth: 56, gap: 4, maxLabels: 700 });
+    this.labels.show(this.placed, (i) => {
+      const node = this.byId.get(L.ids[i])!;
+      const cls = `node-label s-${node.status}${this.best.has(node.id) ? ' best' : ''}${node.id === this.selected ? ' selected' : ''}`;
+      return { id: node.id, text: labelText(node, L.hidden.get(node.id)), cls };
     });
-    c.addEventListener('pointermove', (e) => {
-      if (!drag) {
-        c.style.cursor = this.hit(e.clientX, e.clientY) === undefined ? 'grab' : 'pointer';
-        return;
-      }
-      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-      if (!drag.moved && dx * dx + dy * dy < 16) return;
-      drag.moved = true;
-      this.userMoved = true;
-      this.tx = drag.tx + dx;
-      this.ty = drag.ty + dy;
-      this.redraw();
-    });
-    c.addEventListener('pointerup', (e) => {
-      const wasClick = drag && !drag.moved;
-      drag = undefined;
-      if (!wasClick) return;
-      const id = this.hit(e.clientX, e.clientY);
-      if (id !== undefined) this.onSelect(id);
-    });
-    c.addEventListener('dblclick', (e) => {
-      const id = this.hit(e.clientX, e.clientY);
-      if (id !== undefined) this.toggle(id);
-    });
-    c.addEventListener(
-      'wheel',
-      (e) => {
-        e.preventDefault();
-        const rect = c.getBoundingClientRect();
-        const px = e.clientX - rect.left, py = e.clientY - rect.top;
-        const k = Math.min(4, Math.max(0.002, this.k * Math.exp(-e.deltaY * 0.0015)));
-        this.tx = px - ((px - this.tx) * k) / this.k;
-        this.ty = py - ((py - this.ty) * k) / this.k;
-        this.k = k;
-        this.userMoved = true;
-        this.redraw();
-      },
-      { passive: false },
-    );
+    this.stats.labels = this.placed.length;
   }
+
+  /** Rows the canvas holds at a readable height. */
+  private capacity(): number {
+    return Math.max(12, Math.floor((this.size().height - 2 * PAD) / READABLE_ROW) + 1);
+  }
+
+  private foldOffBestPath(): void {
+    this.folded.clear();
+    for (const n of this.tree.nodes) if (!this.best.has(n.id) && this.hasChildren(n.id)) this.folded.add(n.id);
+  }
+
+  private relayout(): void {
+    const t0 = performance.now();
+    const L = (this.layout = layoutTree(this.tree, this.children, this.folded));
+    this.wx = L.depth;
+    this.wy = Float64Array.from(L.ids, (_, i) => i);
+    this.order = labelOrder(L, this.byId, this.tree.bestPath);
+    this.stats.nodes = this.tree.nodes.length;
+    this.stats.shown = L.ids.length;
+    this.stats.layoutMs = performance.now() - t0;
+    this.onLayout();
+  }
+
+  private size(): { width: number; height: number } {
+    return { width: this.host.clientWidth, height: this.host.clientHeight };
+  }
+}
+
+/** Which labels matter most: the best path from the root down, solutions, then the most visited, the best scored, the shallowest. */
+function labelOrder(L: TreeLayout, byId: Map<number, ViewNode>, bestPath: number[]): Int32Array {
+  const onPath = new Set(bestPath);
+  const rest: number[] = [];
+  for (let i = 0; i < L.ids.length; i++) if (!onPath.has(L.ids[i])) rest.push(i);
+  const key = (i: number) => byId.get(L.ids[i])!;
+  rest.sort((a, b) => {
+    const na = key(a), nb = key(b);
+    return (
+      Number(nb.status === 'solution') - Number(na.status === 'solution') ||
+      nb.visits - na.visits ||
+      (nb.score ?? -1) - (na.score ?? -1) ||
+      L.depth[a] - L.depth[b] ||
+      na.id - nb.id
+    );
+  });
+  const path = bestPath.map((id) => L.indexOf.get(id)).filter((i): i is number => i !== undefined);
+  return Int32Array.from([...path, ...rest]);
+}
+
+function clamp(x: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, x));
 }
