@@ -1,7 +1,9 @@
 import type { RunOutcome } from '../../runs/run-outcome';
 import { describeRunState } from '../../runs/run-state';
 import type { CodeFixerResult } from '../../../core/schemas/code-fixer-input';
+import type { SessionResult } from '../../../core/schemas/session';
 import { codeFixerLines } from './code-fixer-text';
+import { sessionLines } from './session';
 
 /** A run that did not complete, as `grove run` / `grove result` report it: one line, exit code 1. */
 export class RunEndedError extends Error {
@@ -49,10 +51,9 @@ export function printOutcome(outcome: RunOutcome, io: { out: (line: string) => v
     io.out(where);
     return outcome.exitCode;
   }
-  if (state.kind === 'code-fixer') {
-    for (const line of codeFixerLines(result as CodeFixerResult)) io.out(line);
-    io.out(result.treeText);
-    io.out(where);
+  if (state.kind === 'code-fixer' || state.kind === 'session') {
+    const lines = state.kind === 'session' ? sessionLines(result as SessionResult) : [...codeFixerLines(result as CodeFixerResult), result.treeText];
+    for (const line of [...lines, where]) io.out(line);
     return outcome.exitCode;
   }
   const output = result.output;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseInput } from '../../../core/schemas/parse-input';
-import { SessionInputSchema } from '../../../core/schemas/session';
+import { SessionInputSchema, type SessionResult } from '../../../core/schemas/session';
 import { GroveClient } from '../../grove-client';
 import { parseCommandArgs, UsageError } from '../usage-error';
 import { formatMessage } from './inspect';
@@ -34,12 +34,26 @@ export async function sessionCommand(args: string[], io: Io): Promise<void> {
     }
     const result = await chat.close({ reason: values.reason });
     if (values.json) return io.out(JSON.stringify(result));
-    for (const message of result.conversation) io.out(formatMessage(message));
-    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-    io.out(`\nclosed by ${result.closedBy} after ${count(result.turns, 'turn')}, ${count(result.counters.modelCalls, 'model call')}, ${count(result.counters.rewinds, 'rewind')}`);
+    for (const line of sessionLines(result)) io.out(line);
   } finally {
     await grove.close();
   }
+}
+
+/**
+ * A closed session as `grove session close` and `grove result` print it: the transcript, then who
+ * closed it and what it took.
+ *
+ * @example
+ * sessionLines(result); // ['[user] Hi', '[assistant] Hello!', '', 'closed by ana after 1 turn, 1 model call, 0 rewinds']
+ */
+export function sessionLines(result: Pick<SessionResult, 'conversation' | 'closedBy' | 'turns' | 'counters'>): string[] {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  return [
+    ...result.conversation.map(formatMessage),
+    '',
+    `closed by ${result.closedBy} after ${count(result.turns, 'turn')}, ${count(result.counters.modelCalls, 'model call')}, ${count(result.counters.rewinds, 'rewind')}`,
+  ];
 }
 
 function readJson(command: string, path: string): unknown {
