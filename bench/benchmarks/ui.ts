@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import { RunSource } from '../../ui/server/run-source';
+import { GroveKind } from '../../workflows/search-attributes';
 import { startUiServer } from '../../ui/server/ui-server';
 import type { ViewerProbe } from '../../ui/model/viewer-probe';
 import { openBrowser } from '../../test/support/browser';
@@ -43,6 +44,8 @@ export const ui: Benchmark = {
           workflowId: `${taskQueue}-${nodes}`,
           args: [{ algorithm: 'mcts', prompt: 'Explore.', tools: ['multiply'] }, { nodes, seed: nodes }],
         });
+        // The run says what it is (GroveKind) in its first workflow task: load pages after that.
+        while (!(await handle.describe()).typedSearchAttributes.get(GroveKind)) await new Promise((r) => setTimeout(r, 100));
         const load = { total: [] as number[], fetch: [] as number[], layout: [] as number[], draw: [] as number[] };
         let page: Page | undefined;
         for (let i = 0; i < reps; i++) {

@@ -1,4 +1,4 @@
-import type { ConversationDelta } from '../../core/conversation/delta';
+import { ConversationDeltaSchema, type ConversationDelta } from '../../core/conversation/delta';
 import { SampleTree } from '../../core/tree/sample-tree';
 import type { TreeNode } from '../../core/tree/tree-node';
 import type { CallProgress } from '../../workflows/api/expose-call';
@@ -36,7 +36,8 @@ export async function readSampleRun<R extends SampleResult>(reader: RunReader): 
   let raw = result?.tree;
   let progress: CallProgress | undefined;
   if (!raw) [raw, progress] = (await Promise.all([reader.query('tree'), reader.query('progress')])) as [unknown, CallProgress];
-  const tree = SampleTree.fromJSON<ConversationDelta>(raw);
+  // Checked, so a workflow whose `tree` query is not a sample tree is named, not misdrawn.
+  const tree = SampleTree.fromJSON<ConversationDelta>(raw, { data: ConversationDeltaSchema });
   const activeId = result?.activeSampleId ?? progress?.activeSampleId ?? tree.rootId;
   return { tree, activeId, passed: result?.success ?? progress?.success, live: reader.live, result, progress };
 }
