@@ -1,5 +1,5 @@
-// `npm run build:ui` (part of `npm run build`): bundles the viewer's page (ui/page/, TypeScript,
-// d3-hierarchy and its CSS) into one small script, dist/ui/app.js, that `grove ui` serves and
+// `npm run build:ui` (part of `npm run build`): bundles the viewer's page (ui/page/ and ui/model/,
+// TypeScript, and its CSS) into one small script, dist/ui/app.js, that `grove ui` serves and
 // `grove ui export` inlines. No CDN, nothing fetched at run time.
 const { buildSync } = require('esbuild');
 const { statSync } = require('node:fs');
