@@ -4,6 +4,10 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { FileMessageStore } from '../../activities/store/file-message-store';
+import type { AgentNode } from '../../core/agents/agent-node';
+import { SampleTree } from '../../core/tree/sample-tree';
+import { stepLabel } from '../../ui/adapters/labels';
+import { until } from '../../workers/worker-process';
 import type { AgentResult } from '../../core/agents/agent-result';
 import { RunSource } from '../../ui/server/run-source';
 import { startUiServer, type UiServer } from '../../ui/server/ui-server';
@@ -16,9 +20,13 @@ import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, t
 import { startModelServer, type ModelServer } from '../../model-server';
 
 /**
- * The viewer in a real browser (Debian's Chromium): a live search grows on its page without a
- * reload, a click on a node shows its conversation, and an exported file shows the same run
- * with no server and no requests. Screenshots go to .grove/test-artifacts/.
+ * The viewer in a real browser (Debian's Chromium), checked for what a person looks for: a live
+ * search grows on its page without a reload; a node's label says its tool call (the same as its
+ * conversation); every step of the best path is labelled, listed in order and drawn in amber;
+ * labels never cover each other; a code fixer's attempts say what their tests did; a branch a
+ * rewind abandoned is drawn and marked (and `grove tree` prints it); an unknown run id is said
+ * so on the page; an exported file shows the same run with no server and no requests.
+ * Screenshots go to .grove/test-artifacts/.
  */
 let env: TestEnv;
 let model: ModelServer;
@@ -61,6 +69,43 @@ async function clickNode(page: Page, id: number): Promise<void> {
   await page.locator(`.node-panel[data-node="${id}"]`).waitFor();
 }
 
+/** The words a person reads next to a node on the tree (throws when the node has no label drawn). */
+async function labelOf(page: Page, id: number): Promise<{ text: string; cls: string; box: { x: number; y: number; width: number; height: number } }> {
+  const label = page.locator(`.node-label[data-node="${id}"]`);
+  const box = await label.boundingBox();
+  if (!box) throw new Error(`n${id} has no label drawn`);
+  return { text: await label.locator('.text').innerText(), cls: (await label.getAttribute('class')) ?? '', box };
+}
+
+/** Every label drawn lies inside the tree's area and none covers another. */
+async function expectReadableLabels(page: Page): Promise<number> {
+  const area = (await page.locator('.canvas-host').boundingBox())!;
+  const boxes = (await page.locator('.node-label').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })))) as { x: number; y: number; w: number; h: number }[];
+  for (const b of boxes) {
+    expect(b.w).toBeGreaterThan(20);
+    expect(b.x >= area.x - 1 && b.x + b.w <= area.x + area.width + 1 && b.y >= area.y - 1 && b.y + b.h <= area.y + area.height + 1).toBe(true);
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      const overlap = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) > 1 && Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) > 1;
+      expect(overlap).toBe(false);
+    }
+  }
+  return boxes.length;
+}
+
+/** The colour drawn on the tree's canvas at a page point. */
+async function pixelAt(page: Page, at: { x: number; y: number }): Promise<[number, number, number]> {
+  return page.evaluate((p) => {
+    const canvas = (document as unknown as { querySelector(s: string): { getBoundingClientRect(): { left: number; top: number }; width: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: number[] } } } }).querySelector('canvas.tree-canvas');
+    const rect = canvas.getBoundingClientRect();
+    const dpr = (window as unknown as { devicePixelRatio: number }).devicePixelRatio || 1;
+    const d = canvas.getContext('2d').getImageData(Math.round((p.x - rect.left) * dpr), Math.round((p.y - rect.top) * dpr), 1, 1).data;
+    return [d[0], d[1], d[2]] as [number, number, number];
+  }, at);
+}
+
 test('a live search grows on its page without a reload; clicking a node shows its conversation', async () => {
   // Slow models: the search takes a few seconds, so the page sees it grow.
   model.addFault({ match: { model: 'multiplier' }, action: { kind: 'latency', ms: 500 }, times: 0 });
@@ -68,8 +113,9 @@ test('a live search grows on its page without a reload; clicking a node shows it
   const handle = await groveClient(env, taskQueue).start('agent', quickstartInput({ model: 'multiplier?p=0.4&guess=0.2', seed: 7, budget: { maxCalls: 40 } }));
   const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
   await page.goto(`${server.url}#/?kind=agent&status=running`);
+  // Listed at once (the client wrote GroveKind `agent`), then under its algorithm once the run says it.
   await page.locator(`tr[data-workflow-id="${handle.workflowId}"]`).waitFor();
-  await expect(page.locator(`tr[data-workflow-id="${handle.workflowId}"]`).innerText()).resolves.toMatch(/agent:mcts\s+running/);
+  await page.locator(`tr[data-workflow-id="${handle.workflowId}"]`, { hasText: /agent:mcts\s*running/ }).waitFor({ timeout: 10_000 });
   await page.locator(`tr[data-workflow-id="${handle.workflowId}"] a`).first().click();
   await page.waitForFunction(() => (window.groveViewer?.nodes ?? 0) >= 1);
   await page.evaluate(() => (window.marker = 42));
@@ -94,13 +140,28 @@ test('a live search grows on its page without a reload; clicking a node shows it
   expect(last.bestPath[last.bestPath.length - 1]).toBe(final.bestNodeId);
   expect(await page.evaluate(() => window.marker)).toBe(42); // same page, never reloaded
   await expect(page.getByTestId('run-status').innerText()).resolves.toBe(final.isSolution ? 'succeeded' : 'exhausted');
-  await expect(page.getByTestId('status').innerText()).resolves.toMatch(new RegExp(`^${final.nodes} nodes · ${final.nodes} shown · best path ${last.bestPath.length} · finished`));
+  await expect(page.getByTestId('status').innerText()).resolves.toMatch(new RegExp(`^${final.nodes} nodes · ${last.shown} shown · best path ${last.bestPath.length} · finished`));
+
+  // The best path is easy to follow: every step of it is labelled and marked as such, in order, on
+  // the tree and in the side list; the edge into its last node is drawn in amber.
+  expect(await expectReadableLabels(page)).toBe(last.shown); // every node shown has its words
+  const bestLabels = await page.locator('.node-label.best').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-node'))));
+  expect(bestLabels.sort((a, b) => a - b)).toEqual([...last.bestPath].sort((a, b) => a - b));
+  expect(await page.locator('.best-path li').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-node'))))).toEqual(last.bestPath);
+  const end = (await page.evaluate((id) => window.groveViewer!.screenPosition(id), final.bestNodeId))!;
+  const [r, g, b] = await pixelAt(page, { x: end.x - 9, y: end.y });
+  expect(r > 200 && g > 130 && g < 190 && b < 90).toBe(true); // #e8a317
 
   // The first step of the best trajectory: a multiply call, its tool output and the evaluator's reasoning.
   const step = last.bestPath[1];
   await clickNode(page, step);
   const panel = page.locator('.node-panel');
-  await expect(panel.locator('.message.own.assistant .tool-call').first().innerText()).resolves.toMatch(/^→ multiply\(/);
+  const call = await panel.locator('.message.own.assistant .tool-call').first().innerText();
+  expect(call).toMatch(/^→ multiplyy?\(/);
+  // Its label on the tree says the same: the tool and its arguments, in words.
+  const [, tool, args] = /^→ (\w+)\((.*)\)$/s.exec(call)!;
+  const named = Object.entries(JSON.parse(args) as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ');
+  expect(await labelOf(page, step)).toMatchObject({ text: `${tool}(${named})`, cls: expect.stringContaining('best') });
   await expect(panel.locator('.message.own.tool').first().innerText()).resolves.toMatch(/tool output/i);
   await expect(panel.locator('.reasoning').innerText()).resolves.toMatch(/Evaluator reasoning\s+\S+/);
   await expect(panel.locator('.inherited').innerText()).resolves.toContain(QUICKSTART);
@@ -112,6 +173,7 @@ test('a live search grows on its page without a reload; clicking a node shows it
   expect(texts).toBe(final.messages.length);
 
   // Collapsing a subtree hides it (the node says how many it holds).
+  await page.getByRole('button', { name: 'expand all', exact: true }).click();
   await clickNode(page, step);
   await panel.locator('button.toggle').click();
   await page.waitForFunction(() => document.querySelector('.node-panel .toggle')?.textContent === 'expand subtree');
@@ -184,6 +246,76 @@ test('a workflow of your own that exposes its AI call is drawn as a sample tree 
   const p = await probe(page);
   expect(p.nodes).toBe((result as { calls: number }).calls + 1);
   expect(p.bestPath[p.bestPath.length - 1]).toBe((result as { activeSampleId: number }).activeSampleId);
+  await page.close();
+});
+
+test('a code fixer\'s tree: each attempt labelled by what its tests did in the sandbox; listed as code-fixer', async () => {
+  const input = JSON.parse(readFileSync('examples/inputs/code-fixer.json', 'utf8'));
+  const result = await groveClient(env, taskQueue).run('code-fixer', input);
+  const [failed, passed] = result.attempts;
+  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  await page.goto(`${server.url}#/?kind=code-fixer`);
+  await expect(page.locator(`tr[data-workflow-id="${result.workflowId}"]`).innerText()).resolves.toMatch(/^\S+\s+code-fixer\s+succeeded/);
+  await page.goto(`${server.url}#/run/${encodeURIComponent(result.workflowId)}`);
+  await page.waitForFunction(() => window.groveViewer?.updates === 1);
+  expect(await labelOf(page, failed.sampleId)).toMatchObject({ text: "✗ 2/3 tests · test failed: line 2: assert is_palindrome('A man, a plan, a canal: Panama') failed", cls: expect.stringContaining('s-failed') });
+  expect(await labelOf(page, passed.sampleId)).toMatchObject({ text: '✓ 3/3 tests · def is_palindrome(s):', cls: expect.stringMatching(/s-solution.*best/) });
+  expect(await labelOf(page, 0)).toMatchObject({ text: expect.stringMatching(/^prompt: Write a Python function `is_palindrome\(s\)`/) });
+  await expectReadableLabels(page);
+  await expect(page.locator('.run-facts').innerText()).resolves.toMatch(/verdict\s+fixed: 3\/3 tests passed in the sandbox/);
+  await page.screenshot({ path: artifact('viewer-code-fixer.png') });
+  await page.close();
+});
+
+test('a search a person rewound: the abandoned branch is drawn (and printed by grove tree), off the best path', async () => {
+  const grove = groveClient(env, taskQueue);
+  const id = uniqueTaskQueue('rewound');
+  // A player that always errs never solves it, and every call takes 100 ms: the search runs until stopped.
+  model.addFault({ match: { callKeyPrefix: `${id}/` }, action: { kind: 'latency', ms: 100 }, times: 0 });
+  const handle = await grove.start('agent', quickstartInput({ model: 'multiplier?p=1', budget: { maxCalls: 400 }, maxRollouts: 200 }), { workflowId: id });
+  const nodes = () => handle.query<{ nodes: number }>('progress').then((p) => p.nodes, () => 0);
+  await until(async () => (await nodes()) >= 4, 30_000, 'a few nodes');
+  const rewound = (await grove.steer('ana').rewind(id, { nodeId: 0, feedback: 'Use the multiply tool for every step.' })) as { abandoned: number[] };
+  await until(async () => (await nodes()) > Math.max(...rewound.abandoned) + 2, 30_000, 'new nodes');
+  await grove.steer('ana').stop(id, { reason: 'enough' });
+  const result = await handle.result();
+  const tree = SampleTree.fromJSON<AgentNode>(result.tree);
+  const roots = tree.abandonedRoots();
+  expect(roots.length).toBeGreaterThan(0);
+
+  const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  await page.goto(`${server.url}#/run/${encodeURIComponent(id)}`);
+  await page.waitForFunction(() => window.groveViewer?.updates === 1);
+  for (const root of roots) {
+    // Drawn where it grew (under the prompt), marked abandoned, with what it did.
+    expect(await labelOf(page, root)).toMatchObject({ text: stepLabel(tree.node(root).data.preview!), cls: expect.stringContaining('s-abandoned') });
+    expect((await probe(page)).bestPath).not.toContain(root);
+  }
+  await expect(page.locator('.run-facts').innerText()).resolves.toMatch(new RegExp(`abandoned by rewinds\\s+${rewound.abandoned.length} nodes? \\(${roots.map((r) => `n${r}`).join(', ')} and below\\)`));
+  await clickNode(page, roots[0]);
+  await expect(page.locator('.node-panel .facts').innerText()).resolves.toMatch(/status\s+abandoned: a rewind pruned its branch/);
+  await page.screenshot({ path: artifact('viewer-rewound.png') });
+  await page.close();
+
+  // grove tree prints the same branches, marked.
+  const printed = await runCli(['tree', id], { TEMPORAL_ADDRESS: env.address });
+  const marked = printed.stdout.split('\n').filter((l) => l.endsWith('[abandoned]')).map((l) => Number(/\bn(\d+) d\d/.exec(l)![1]));
+  expect(marked.sort((a, b) => a - b)).toEqual([...rewound.abandoned].sort((a, b) => a - b));
+}, 90_000);
+
+test('an unknown run id says so on the page, and the page finds the run once it exists', async () => {
+  const id = uniqueTaskQueue('no-such-run');
+  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  await page.goto(`${server.url}#/run/${encodeURIComponent(id)}`);
+  const missing = page.getByTestId('missing');
+  await missing.waitFor();
+  await expect(missing.innerText()).resolves.toMatch(new RegExp(`^No run “${id}”\\n+The server says: no run ${id} in namespace default\\.`));
+  expect(await page.locator('canvas.tree-canvas').isVisible()).toBe(false);
+  await page.screenshot({ path: artifact('viewer-unknown-run.png') });
+  // Started now: the page, looking again every few seconds, draws it without a reload.
+  await groveClient(env, taskQueue).run('airetry', colorGameInput({ seed: 3 }), { workflowId: id });
+  await page.waitForFunction(() => (window.groveViewer?.nodes ?? 0) > 1, undefined, { timeout: 15_000 });
+  expect(await missing.isVisible()).toBe(false);
   await page.close();
 });
 
