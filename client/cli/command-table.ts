@@ -1,3 +1,4 @@
+import { RUN_KIND_NAMES } from '../../core/runs/run-kind-names';
 import { RUN_STATUSES } from '../../core/schemas/run-status';
 import { OVERRIDE_HELP } from './commands/override-flags';
 import { MCP_HELP } from './commands/mcp-flags';
@@ -60,16 +61,17 @@ grove run agent --input FILE.json [common options]
   'list': {
     help: `grove list [--status STATUS] [--kind KIND] [--limit N] [--query Q] [--json]
   Lists runs from Temporal's visibility store, newest first: workflow id, kind, status, model
-  calls, best score, age. STATUS: ${RUN_STATUSES.join(', ')}; KIND: generate, airetry, agent
-  (or agent:mcts...). A status marked * comes from Temporal's execution status: a terminated or
-  timed-out run runs no more workflow code, so it could not record it itself.`,
+  calls, best score, age. STATUS: ${RUN_STATUSES.join(', ')}; KIND: ${RUN_KIND_NAMES.join(', ')}
+  (agent is every algorithm; agent:mcts one). A status marked * comes from Temporal's execution
+  status: a terminated or timed-out run runs no more workflow code, so it could not record it itself.`,
     load: async () => (require('./commands/list') as typeof import('./commands/list')).listCommand,
   },
   'tree': {
     help: `grove tree WORKFLOW_ID [--answers] [--json]
-  Prints the tree of an airetry run (the seeds' print_samples shape; --answers adds each sample's
-  answer) or a search agent (one line per step), running or ended; a run that failed or was
-  cancelled first says so ("failed after 15 model calls: ...").`,
+  Prints the tree of an airetry or code-fixer run (the seeds' print_samples shape; --answers adds
+  each sample's answer), a search agent (one line per step) or a session, running or ended, with
+  the branches rewinds abandoned marked [abandoned]; a run that failed or was cancelled first says
+  so ("failed after 15 model calls: ...").`,
     load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).treeCommand,
   },
   'show': {
@@ -122,8 +124,9 @@ grove replay --all [--query Q] [--limit N] [--workflows FILE | --bundle FILE] [-
     help: `grove ui [--port 8234] [--host 127.0.0.1] [--poll-ms 1000]
 grove ui export WORKFLOW_ID [--out FILE.html]
   The live tree viewer on this machine: a web page listing the runs (filter by status and kind) and
-  drawing each run's tree as it grows — scores, visits, statuses, the best path — with every node's
-  conversation, tool calls, feedback and evaluator reasoning. Port GROVE_VIEWER_PORT (default 8234),
+  drawing each run's tree as it grows — every node in words (its tool call, or its answer's first
+  words), scores, statuses, the best path, abandoned branches — with every node's conversation,
+  tool calls, feedback and evaluator reasoning. Port GROVE_VIEWER_PORT (default 8234),
   bound to 127.0.0.1 unless --host says otherwise; it only reads. export writes one run as a single
   HTML file that opens anywhere without a server (default WORKFLOW_ID.html; --out - prints it).`,
     load: async () => (require('./commands/ui') as typeof import('./commands/ui')).uiCommand,

@@ -1,9 +1,10 @@
+import { RUN_KIND_NAMES } from '../../core/runs/run-kind-names';
 import type { RunSummary } from '../model/view-tree';
 import type { DataSource } from './data-source';
 import { age, h } from './dom';
 
 const STATUSES = ['running', 'succeeded', 'exhausted', 'failed', 'cancelled', 'terminated', 'timed_out'];
-const KINDS = ['agent', 'airetry', 'session', 'generate', 'agent:mcts', 'agent:astar', 'agent:beam', 'agent:greedy', 'agent:cot'];
+const KINDS = [...RUN_KIND_NAMES, 'agent:mcts', 'agent:astar', 'agent:beam', 'agent:greedy', 'agent:cot'];
 
 /**
  * The run list: grove runs from Temporal visibility, newest first, filtered by status and kind
