@@ -21,7 +21,7 @@ export function codeFixerLines(result: CodeFixerResult): string[] {
   else if (result.success) verdict = `ran without error in the sandbox; no tests were given, so nothing checked what it does (${took})`;
   else {
     const error = outcome.error ? `${outcome.error.kind} error${outcome.error.line ? ` at line ${outcome.error.line}` : ''}: ${shorten(outcome.error.message.trim().split('\n')[0], 200)}` : 'it did not pass';
-    const tests = outcome.tests ? `${outcome.tests.passed}/${outcome.tests.total} tests passed; ` : '';
+    const tests = outcome.tests ? `${outcome.tests.passed}/${outcome.tests.total} tests passed${outcome.tests.completed === false ? ' before the tests stopped early' : ''}; ` : '';
     verdict = `not fixed: ${error} (${tests}${took})`;
   }
   return [code, '', verdict];

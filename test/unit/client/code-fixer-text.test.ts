@@ -30,6 +30,11 @@ test('a run that is not fixed says what failed and how many tests held; never "f
   ]);
 });
 
+test('tests that stopped early are said to have stopped', () => {
+  const outcome = { ok: false, stdout: '', stderr: '', durationMs: 3, tests: { passed: 1, total: 1, completed: false }, error: { kind: 'runtime' as const, message: 'SystemExit: 0' } };
+  expect(codeFixerLines(base({ success: false, outcome }))[2]).toBe('not fixed: runtime error: SystemExit: 0 (1/1 tests passed before the tests stopped early; 2 attempts, 1 feedback round)');
+});
+
 test('without tests, running without an error is all it claims', () => {
   const outcome = { ok: true, stdout: '', stderr: '', durationMs: 3 };
   expect(codeFixerLines(base({ outcome, calls: 1, retries: 0 }))[2]).toBe('ran without error in the sandbox; no tests were given, so nothing checked what it does (1 attempt, 0 feedback rounds)');
