@@ -1,3 +1,6 @@
+import type { TreeLayout } from './tree-layout';
+import type { ViewNode } from './view-tree';
+
 /**
  * Which node labels to write, and how wide, so that none covers another label or a node: the
  * most important first (the selected node, the best path, then by the caller's order), each
@@ -84,4 +87,30 @@ export function placeLabels(candidates: Iterable<LabelCandidate>, dots: Iterable
     add({ x0: c.x, x1: end, y0, y1 }, true);
   }
   return placed;
+}
+
+/**
+ * The order labels are offered in (indexes of `L.ids`): the best path from the root down, then
+ * solutions, the most visited, the best scored, the shallowest.
+ *
+ * @example
+ * placeLabels(labelOrder(layout, byId, tree.bestPath).map(candidateOf), dots, opts);
+ */
+export function labelOrder(L: TreeLayout, byId: Map<number, ViewNode>, bestPath: number[]): Int32Array {
+  const onPath = new Set(bestPath);
+  const rest: number[] = [];
+  for (let i = 0; i < L.ids.length; i++) if (!onPath.has(L.ids[i])) rest.push(i);
+  const key = (i: number) => byId.get(L.ids[i])!;
+  rest.sort((a, b) => {
+    const na = key(a), nb = key(b);
+    return (
+      Number(nb.status === 'solution') - Number(na.status === 'solution') ||
+      nb.visits - na.visits ||
+      (nb.score ?? -1) - (na.score ?? -1) ||
+      L.depth[a] - L.depth[b] ||
+      na.id - nb.id
+    );
+  });
+  const path = bestPath.map((id) => L.indexOf.get(id)).filter((i): i is number => i !== undefined);
+  return Int32Array.from([...path, ...rest]);
 }

@@ -1,4 +1,4 @@
-import { placeLabels, type LabelCandidate, type Obstacle, type PlacedLabel } from '../model/label-placement';
+import { labelOrder, placeLabels, type LabelCandidate, type Obstacle, type PlacedLabel } from '../model/label-placement';
 import { foldToFit } from '../model/fold-to-fit';
 import { childrenOf, layoutTree, type TreeLayout } from '../model/tree-layout';
 import type { NodeStatus, ViewNode, ViewTree } from '../model/view-tree';
@@ -59,9 +59,9 @@ export class TreeCanvas {
   /** Until the user folds or unfolds something, the tree is folded to fit the canvas. */
   private foldedByUser = false;
   /** Screen = t + world × a, per axis. */
-  view = { ax: 1, ay: 1, tx: PAD, ty: PAD };
+  private readonly view = { ax: 1, ay: 1, tx: PAD, ty: PAD };
   /** Until the user pans or zooms, the view keeps fitting the growing tree. */
-  userMoved = false;
+  private userMoved = false;
   private order = new Int32Array(0);
   private wx = new Float64Array(0);
   private wy = new Float64Array(0);
@@ -394,26 +394,6 @@ export class TreeCanvas {
   private size(): { width: number; height: number } {
     return { width: this.host.clientWidth, height: this.host.clientHeight };
   }
-}
-
-/** Which labels matter most: the best path from the root down, solutions, then the most visited, the best scored, the shallowest. */
-function labelOrder(L: TreeLayout, byId: Map<number, ViewNode>, bestPath: number[]): Int32Array {
-  const onPath = new Set(bestPath);
-  const rest: number[] = [];
-  for (let i = 0; i < L.ids.length; i++) if (!onPath.has(L.ids[i])) rest.push(i);
-  const key = (i: number) => byId.get(L.ids[i])!;
-  rest.sort((a, b) => {
-    const na = key(a), nb = key(b);
-    return (
-      Number(nb.status === 'solution') - Number(na.status === 'solution') ||
-      nb.visits - na.visits ||
-      (nb.score ?? -1) - (na.score ?? -1) ||
-      L.depth[a] - L.depth[b] ||
-      na.id - nb.id
-    );
-  });
-  const path = bestPath.map((id) => L.indexOf.get(id)).filter((i): i is number => i !== undefined);
-  return Int32Array.from([...path, ...rest]);
 }
 
 function clamp(x: number, lo: number, hi: number): number {

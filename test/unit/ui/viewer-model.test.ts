@@ -10,7 +10,7 @@ import { generateAdapter } from '../../../ui/adapters/generate-adapter';
 import { messageLabel, stepLabel } from '../../../ui/adapters/labels';
 import type { RunReader } from '../../../ui/adapters';
 import { foldToFit } from '../../../ui/model/fold-to-fit';
-import { placeLabels } from '../../../ui/model/label-placement';
+import { labelOrder, placeLabels } from '../../../ui/model/label-placement';
 import { childrenOf, layoutTree } from '../../../ui/model/tree-layout';
 import { nodeDetail, pathTo, type ViewNode, type ViewTree } from '../../../ui/model/view-tree';
 import { inProcessAgent, QUICKSTART, quickstartInput } from '../../support/in-process-agent';
@@ -164,6 +164,14 @@ describe('folding to fit', () => {
     // Room for one more subtree: 4 was visited more than 7 or 2, so it opens first.
     expect([...foldToFit(wide, childrenOf(wide), 8)].sort()).toEqual([2, 7]);
   });
+});
+
+test('labels are offered best path first, then solutions, the most visited, the shallowest', () => {
+  const tree = sample();
+  tree.nodes.push({ id: 8, parent: 7, label: '', status: 'solution', visits: 0 });
+  const layout = layoutTree(tree, childrenOf(tree), new Set());
+  const order = [...labelOrder(layout, new Map(tree.nodes.map((n) => [n.id, n])), tree.bestPath)].map((i) => layout.ids[i]);
+  expect(order).toEqual([0, 1, 3, 5, 8, 7, 4, 2, 6]);
 });
 
 describe('label placement', () => {
