@@ -5,9 +5,9 @@ import { PromptInputSchema } from './generate';
 import { MessageSchema, UsageSchema } from './messages';
 
 /**
- * Input of the ready-made `codeFixer` workflow: the task, the language, optional tests, and the
- * seeds' AICodeFixer settings (rounds, templates, feedback function). Validated by the client
- * before the run starts and again by the workflow.
+ * Input of `code-fixer` runs (the ready-made workflow function `codeFixer`): the task, the
+ * language, optional tests, and the seeds' AICodeFixer settings (rounds, templates, feedback
+ * function). Validated by the client before the run starts and again by the workflow.
  */
 export const CodeFixerInputSchema = PromptInputSchema.extend({
   language: z.enum(CODE_LANGUAGES).describe('The language the code is written and run in: js, ts or python.'),
