@@ -73,6 +73,10 @@ async function main(): Promise<void> {
       // A tight call budget under planned width (grove-planned-width): narrow, then unevaluated steps.
       // (agent-mcts-tight-budget.json is the same run recorded before that patch: keep it as is.)
       ['agent-mcts-planned-width', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, seed: 1, budget: { maxCalls: 15 } }, { workflowId: 'agent-mcts-planned-width' })],
+      // Calls bounded by their retry window, attempts included (grove-retry-window): every run from then on.
+      // (The fixtures above were recorded before that patch: keep them as they are.)
+      ['generate-retry-window', () => grove.run('generate', { prompt: 'Say hi!', model: 'echo' }, { workflowId: 'generate-retry-window' })],
+      ['agent-mcts-retry-window', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-retry-window' })],
       ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
       ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
       ['session', () => steeredSession(grove)],

@@ -18,6 +18,7 @@ import { registerApprovals } from './lib/approve-update';
 import { steerSearch } from './lib/steer-search';
 import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun, type FinalCounters } from './lib/run-status';
+import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
@@ -163,7 +164,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
     };
   } catch (err) {
-    failRun(err, final());
+    failRun(err, final(), LlmSettingsSchema.parse(options.llm ?? {}));
   }
 }
 

@@ -9,6 +9,7 @@ import { llmJudge } from './api/llm-judge';
 import { workflowPort, workflowRng } from './api/workflow-port';
 import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun } from './lib/run-status';
+import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
 
@@ -67,7 +68,7 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
       reportRun({ status: 'exhausted' });
       throw ApplicationFailure.nonRetryable(err.message, err.name);
     }
-    failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens });
+    failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
   steering.finish(call.stopped ? `the run was stopped by ${call.stopped.by}` : 'the run has ended');
   const success = outcomes.every((o) => o.passed);

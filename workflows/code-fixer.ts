@@ -9,6 +9,7 @@ import { exposeCall, treeText } from './api/expose-call';
 import { workflowPort, workflowRng } from './api/workflow-port';
 import { execInSandbox } from './lib/sandbox-port';
 import { failRun, reportRun } from './lib/run-status';
+import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
 
@@ -58,7 +59,7 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
   try {
     fixed = await runCodeFixer(call, (job) => execInSandbox(job), input);
   } catch (err) {
-    failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens });
+    failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
   const best = fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
   reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best });

@@ -22,7 +22,8 @@ export async function generate(raw: GenerateInput): Promise<GenerateResult> {
   const conversation = promptConversation(input);
   const refs = new ConversationRefs();
   const path = refs.addPath(null, undefined, conversation);
-  const llm = llmPort(LlmSettingsSchema.parse(input.llm ?? {}));
+  const settings = LlmSettingsSchema.parse(input.llm ?? {});
+  const llm = llmPort(settings);
   let model = input.model;
   onResume((overrides) => {
     if (overrides.model !== undefined) model = overrides.model;
@@ -39,6 +40,6 @@ export async function generate(raw: GenerateInput): Promise<GenerateResult> {
     reportRun({ status: 'succeeded', calls: 1, tokens: result.usage.totalTokens });
     return { output: message.content, message, conversation: [...conversation, message], usage: result.usage, model: result.model };
   } catch (err) {
-    failRun(err);
+    failRun(err, {}, settings);
   }
 }

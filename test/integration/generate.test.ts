@@ -99,7 +99,9 @@ test('an unreachable OPENAI_BASE_URL fails after the retry budget with a clear e
     testLlmConfig('http://127.0.0.1:9/v1'),
   );
   expect(failure.type).toBe('GroveNetworkError');
-  expect(failure.message).toMatch(/^cannot reach the model endpoint at http:\/\/127\.0\.0\.1:9\/v1 .*check OPENAI_BASE_URL/);
+  expect(failure.message).toMatch(
+    /^model call \(llmChat\) gave up: it used all 2 attempts it may make \(llm\.maxAttempts\); last error: GroveNetworkError: cannot reach the model endpoint at http:\/\/127\.0\.0\.1:9\/v1 .*check OPENAI_BASE_URL/,
+  );
 });
 
 test('invalid input is rejected before a workflow starts, naming the field', async () => {

@@ -160,7 +160,9 @@ test('a server that dies on every call fails the run with GroveMcpUnavailable af
   const spec = quickstartInput({ algorithm: 'greedy', model: 'multiplier', tools: ['broken__multiply', 'final_answer'], llm: { initialRetryMs: 100 } });
   const err = await worker.runUntil(groveClient(env, taskQueue).run('agent', spec).catch((e: unknown) => e));
   expect(err).toBeInstanceOf(WorkflowFailedError);
-  expect(describeFailure(err)).toMatch(/^MCP server "broken": tools\/call multiply failed: .*Connection closed/);
+  expect(describeFailure(err)).toMatch(
+    /^tool \(groveRunTool\) gave up: it used all 3 attempts it may make \(llm\.maxAttempts; tools: at most 3\); last error: GroveMcpUnavailable: MCP server "broken": tools\/call multiply failed: .*Connection closed/,
+  );
   const types: unknown[] = [];
   for (let e: unknown = err; e instanceof Error; e = e.cause) types.push((e as { type?: string }).type);
   expect(types).toContain('GroveMcpUnavailable');

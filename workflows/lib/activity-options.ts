@@ -1,14 +1,14 @@
-import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import { patched, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
 
 /**
- * Activity options from a run's LLM settings: timeouts, and exponential-backoff retries within
- * the retry window that stop at once on the given failure types. Every grove activity proxy
- * starts from these.
- *
- * @example
- * const options = activityOptions(settings, NON_RETRYABLE_LLM_FAILURES);
+ * Patch id: `llm.retryWindowMs` bounds every attempt of a call together (schedule-to-close), and
+ * one attempt cannot outlive it (start-to-close at most the window). Runs recorded before it
+ * scheduled their activities with the larger of the window and `startToCloseTimeoutMs` as their
+ * schedule-to-close timeout, and replay with it.
  */
+export const RETRY_WINDOW = 'grove-retry-window';
+
 /** A step declared fast that takes longer than this has no business being declared fast. */
 const FAST_STEP_TIMEOUT_MS = 30_000;
 
@@ -27,12 +27,25 @@ export function fastStepOptions(regular: ActivityOptions): LocalActivityOptions 
   };
 }
 
+/**
+ * Activity options from a run's LLM settings: timeouts, and exponential-backoff retries within
+ * the retry window that stop at once on the given failure types. Every grove activity proxy
+ * starts from these.
+ *
+ * The window is the whole budget of one call: every attempt and every wait between attempts
+ * (`scheduleToCloseTimeout`), so a call with `retryWindowMs: 15000` has failed — with its last
+ * error — 15 s after it was first scheduled, however many attempts that was. One attempt may
+ * take `startToCloseTimeoutMs`, but never longer than the window.
+ *
+ * @example
+ * const options = activityOptions(settings, NON_RETRYABLE_LLM_FAILURES);
+ */
 export function activityOptions(settings: LlmSettings, nonRetryableErrorTypes: string[], over: { maxAttempts?: number } = {}): ActivityOptions {
+  const windowed = patched(RETRY_WINDOW);
   return {
     taskQueue: settings.taskQueue,
-    startToCloseTimeout: settings.startToCloseTimeoutMs,
-    // Retries by time: every attempt of one call, waits included, within the window.
-    scheduleToCloseTimeout: Math.max(settings.retryWindowMs, settings.startToCloseTimeoutMs),
+    startToCloseTimeout: windowed ? Math.min(settings.startToCloseTimeoutMs, settings.retryWindowMs) : settings.startToCloseTimeoutMs,
+    scheduleToCloseTimeout: windowed ? settings.retryWindowMs : Math.max(settings.retryWindowMs, settings.startToCloseTimeoutMs),
     heartbeatTimeout: settings.heartbeatTimeoutMs,
     retry: {
       initialInterval: settings.initialRetryMs,

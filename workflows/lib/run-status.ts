@@ -1,6 +1,7 @@
 import { ApplicationFailure, ContinueAsNew, isCancellation, patched, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunStatus } from '../../core/schemas/run-status';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../search-attributes';
+import { retriesExhausted, type RetryBounds } from './give-up';
 
 export type { RunStatus } from '../../core/schemas/run-status';
 
@@ -37,12 +38,14 @@ export function reportRun(update: { kind?: string; status?: RunStatus; calls?: n
  * the full chain stays attached as the cause. Either way the run's status and final counters are
  * written first: `failed`, or `cancelled` for a cancellation (rethrown as is, so the run ends as
  * cancelled). Continue-as-new passes through. (A terminated or timed-out run runs no more
- * workflow code: clients read those endings from Temporal's execution status.)
+ * workflow code: clients read those endings from Temporal's execution status.) A call that ran
+ * out of retries says which bound ended it — the run's retry window or its attempts (`bounds`,
+ * the run's `llm` settings) — and its last error (`retriesExhausted`).
  *
  * @example
- * try { ... } catch (err) { failRun(err, { calls: state.counters.llmCalls }); }
+ * try { ... } catch (err) { failRun(err, { calls: state.counters.llmCalls }, settings); }
  */
-export function failRun(err: unknown, final: FinalCounters = {}): never {
+export function failRun(err: unknown, final: FinalCounters = {}, bounds?: RetryBounds): never {
   if (err instanceof ContinueAsNew) throw err;
   if (isCancellation(err)) {
     // Upserting search attributes is a command, not an await: a cancelled scope cannot stop it.
@@ -51,8 +54,9 @@ export function failRun(err: unknown, final: FinalCounters = {}): never {
   }
   reportRun(patched(ENDINGS_PATCH) ? { status: 'failed', ...final } : { status: 'failed' });
   const root = firstApplicationFailure(err);
-  const type = root?.type ?? 'GroveRunFailed';
-  const message = root?.message ?? (err instanceof Error ? err.message : String(err));
+  const gaveUp = bounds && retriesExhausted(err, bounds);
+  const type = gaveUp?.type ?? root?.type ?? 'GroveRunFailed';
+  const message = gaveUp?.message ?? root?.message ?? (err instanceof Error ? err.message : String(err));
   throw ApplicationFailure.create({ message, type, nonRetryable: true, cause: err instanceof Error ? err : undefined });
 }
 
