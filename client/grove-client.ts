@@ -19,6 +19,8 @@ import { listRuns, type ListRunsOptions } from './runs/list-runs';
 import { resumeRun, type ResumeOptions, type Resumed } from './runs/resume';
 import { runOutcome, type RunOutcome } from './runs/run-outcome';
 import { describeRunState, runState, type RunState } from './runs/run-state';
+import type { HealthOptions } from './runs/read-run-health';
+import { judgeHealth, type RunHealth } from './runs/run-health';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
 import { GroveSession, Steering, type SessionOpenOptions } from './steering-client';
 import { connectClient } from './temporal-server/connect';
@@ -117,9 +119,26 @@ export class GroveClient {
     return { ...result, workflowId: handle.workflowId };
   }
 
-  /** How a run stands: its status (Temporal's execution status wins, see `RunState`), counters, and why it ended. */
-  state(workflowId: string): Promise<RunState> {
-    return runState(this.temporal, workflowId);
+  /**
+   * How a run stands: its status (Temporal's execution status wins, see `RunState`), counters,
+   * why it ended, and while it runs its health (what it waits on; retrying or stalled).
+   */
+  state(workflowId: string, health?: HealthOptions): Promise<RunState> {
+    return runState(this.temporal, workflowId, undefined, health);
+  }
+
+  /**
+   * What a run waits on and whether it is in trouble: each pending model call, tool or evaluation
+   * with its attempt, last failure (redacted, one line) and next attempt; `stalled` once a step
+   * has been failing longer than `stalledAfterMs` (`GROVE_STALLED_AFTER_MS`, default 30 s). A run
+   * that is not running waits on nothing (`ok`).
+   *
+   * @example
+   * const health = await grove.health('agent-1a2b');
+   * if (health.state !== 'ok') console.log(health.line); // 'stalled: model call (llmChat) … 8 failed attempts since 13:02:11, last: GroveNetworkError: …; next attempt in 12 s'
+   */
+  async health(workflowId: string, opts: HealthOptions = {}): Promise<RunHealth> {
+    return (await this.state(workflowId, opts)).health ?? judgeHealth([], opts.nowMs ?? Date.now(), opts.stalledAfterMs);
   }
 
   /** Runs from Temporal's visibility store, newest first (`grove list`). */
@@ -211,14 +230,21 @@ export class GroveClient {
 
   /**
    * Counters of a run: live by query while it runs (samples, retries, nodes, model calls,
-   * tokens...), else its final status and counters as recorded.
+   * tokens...) with its `health` (what it waits on, retrying or stalled), else its final status
+   * and counters as recorded.
    */
-  async progress(workflowId: string): Promise<Record<string, unknown>> {
-    const state = await this.state(workflowId);
+  async progress(workflowId: string, opts: HealthOptions = {}): Promise<Record<string, unknown>> {
+    const state = await this.state(workflowId, opts);
+    const health = state.health ? { health: state.health } : {};
     if (state.workflowType === 'generate') {
-      return { workflowId, status: state.status, summary: `${workflowId} is a generate run (one model call): ${describeRunState(state)}` };
+      return { workflowId, status: state.status, summary: `${workflowId} is a generate run (one model call): ${describeRunState(state)}`, ...health };
     }
-    if (state.status === 'running') return this.handle(workflowId).query<Record<string, unknown>>('progress');
+    if (state.status === 'running') {
+      if (!(await this.hasWorker(state.taskQueue))) {
+        return { workflowId, status: state.status, summary: `${describeRunState(state)}; no worker polls task queue "${state.taskQueue}" to answer for its counters`, ...health };
+      }
+      return { ...(await this.handle(workflowId).query<Record<string, unknown>>('progress')), ...health };
+    }
     return { workflowId, status: state.status, summary: describeRunState(state), calls: state.calls, tokens: state.tokens, bestScore: state.bestScore };
   }
 

@@ -63,7 +63,10 @@ grove run agent --input FILE.json [common options]
   Lists runs from Temporal's visibility store, newest first: workflow id, kind, status, model
   calls, best score, age. STATUS: ${RUN_STATUSES.join(', ')}; KIND: ${RUN_KIND_NAMES.join(', ')}
   (agent is every algorithm; agent:mcts one). A status marked * comes from Temporal's execution
-  status: a terminated or timed-out run runs no more workflow code, so it could not record it itself.`,
+  status: a terminated or timed-out run runs no more workflow code, so it could not record it itself.
+  A running run in trouble shows retrying or stalled (failing longer than GROVE_STALLED_AFTER_MS,
+  default 30 s) and what it is stuck on in TROUBLE: the call, its attempts, the last error, the
+  next attempt.`,
     load: async () => (require('./commands/list') as typeof import('./commands/list')).listCommand,
   },
   'tree': {
@@ -82,7 +85,9 @@ grove run agent --input FILE.json [common options]
   },
   'progress': {
     help: `grove progress WORKFLOW_ID
-  Prints the live counters of a running run, or the final status and counters of an ended one (JSON).`,
+  Prints the live counters of a running run with its health (what it waits on: each pending call's
+  attempt, last error and next attempt; retrying or stalled), or the final status and counters of
+  an ended one (JSON).`,
     load: async () => (require('./commands/inspect') as typeof import('./commands/inspect')).progressCommand,
   },
   'cancel': {

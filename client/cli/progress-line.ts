@@ -1,4 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
+import type { RunHealth } from '../runs/run-health';
 
 /**
  * One line of a run's progress from its `progress` query (agent or airetry shape), e.g.
@@ -26,27 +27,32 @@ export function formatProgress(p: Record<string, any>): string {
 /**
  * Shows a run's progress while `grove run` waits: a line rewritten in place on a terminal, or a
  * plain line every `logEveryMs` (default 15 s) when the output is a log file. Runs without a
- * progress query (generate) show the time waited. Returns a function that stops it.
+ * progress query (generate) show the time waited. With `health`, a run in trouble says so after
+ * its counters (`… · 46 s · stalled: model call … 8 failed attempts since 13:02:11, last:
+ * GroveNetworkError: …; next attempt in 12 s`). Returns a function that stops it.
  */
-export function watchProgress(handle: WorkflowHandle, opts: { tty: boolean; write: (text: string) => void; everyMs?: number; logEveryMs?: number }): () => void {
+export function watchProgress(
+  handle: WorkflowHandle,
+  opts: { tty: boolean; write: (text: string) => void; everyMs?: number; logEveryMs?: number; columns?: number; health?: () => Promise<RunHealth | undefined> },
+): () => void {
   const started = Date.now();
   let stopped = false;
   let lastLog = 0;
   let shown = '';
   const tick = async () => {
     if (stopped) return;
-    let line: string;
-    try {
-      line = formatProgress(await handle.query<Record<string, unknown>>('progress'));
-    } catch {
-      line = 'waiting for the model';
-    }
+    const [line, trouble] = await Promise.all([
+      handle.query<Record<string, unknown>>('progress').then(formatProgress, () => 'waiting for the model'),
+      opts.health ? opts.health().then((h) => h?.line ?? '', () => '') : '',
+    ]);
     if (stopped) return;
     const elapsed = `${Math.round((Date.now() - started) / 1000)} s`;
-    const text = `${line} · ${elapsed}`;
+    const text = `${line} · ${elapsed}${trouble ? ` · ${trouble}` : ''}`;
     if (opts.tty) {
-      opts.write(`\r\x1b[2K${text}`);
-      shown = text;
+      // One terminal row: a wrapped line could not be rewritten in place.
+      const row = opts.columns && text.length >= opts.columns ? `${text.slice(0, opts.columns - 2)}…` : text;
+      opts.write(`\r\x1b[2K${row}`);
+      shown = row;
     } else if (Date.now() - lastLog >= (opts.logEveryMs ?? 15_000)) {
       lastLog = Date.now();
       opts.write(`progress: ${text}\n`);

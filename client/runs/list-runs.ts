@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { kindClause } from '../../core/runs/run-kind-names';
 import { RUN_STATUSES, type RunStatus } from '../../core/schemas/run-status';
+import { mapLimit } from '../../core/agents/map-limit';
+import { readRunHealth, type HealthOptions } from './read-run-health';
 import { stateFromInfo, type RunState } from './run-state';
 
 export interface ListRunsOptions {
@@ -12,6 +14,8 @@ export interface ListRunsOptions {
   limit?: number;
   /** Any extra visibility query, ANDed with the above (e.g. `StartTime > "2025-01-01T00:00:00Z"`). */
   query?: string;
+  /** How running runs' health is judged (`RunState.health`); `false` skips it (one describe per running run). */
+  health?: HealthOptions | false;
 }
 
 /** How each grove status is found in Temporal's visibility store. */
@@ -32,7 +36,7 @@ const STATUS_QUERY: Record<RunStatus, string> = {
  * @example
  * runsQuery({ status: 'failed', kind: 'agent' }); // 'GroveKind IS NOT NULL AND ExecutionStatus = "Failed" AND GroveKind STARTS_WITH "agent"'
  */
-export function runsQuery(opts: Omit<ListRunsOptions, 'limit'> = {}): string {
+export function runsQuery(opts: Omit<ListRunsOptions, 'limit' | 'health'> = {}): string {
   const parts = ['GroveKind IS NOT NULL'];
   if (opts.status) {
     if (!RUN_STATUSES.includes(opts.status)) throw new RangeError(`unknown status "${opts.status}" (${RUN_STATUSES.join(', ')})`);
@@ -46,7 +50,7 @@ export function runsQuery(opts: Omit<ListRunsOptions, 'limit'> = {}): string {
 /**
  * Runs from Temporal's visibility store, newest first, one per workflow id (its newest run: a
  * resumed run's reset and a search's continue-as-new runs share the id), with status, calls,
- * best score and times.
+ * best score and times, and for running runs their health (retrying, stalled: `RunState.health`).
  * A status filter uses Temporal's execution status, so terminated and timed-out runs (whose
  * `GroveStatus` still says `running`) are listed as what they are.
  *
@@ -64,5 +68,17 @@ export async function listRuns(client: Client, opts: ListRunsOptions = {}): Prom
     runs.set(info.workflowId, stateFromInfo(info));
     if (runs.size >= limit) break;
   }
-  return [...runs.values()];
+  const health = opts.health;
+  if (health === false) return [...runs.values()];
+  return mapLimit([...runs.values()], 8, async (run) => (run.temporalStatus === 'RUNNING' ? withHealth(client, run, health) : run));
+}
+
+/** A running run with its health (what it waits on, whether it is in trouble): one describe, and a history page when it is. */
+export async function withHealth(client: Client, run: RunState, opts: HealthOptions = {}): Promise<RunState> {
+  try {
+    const description = await client.workflow.getHandle(run.workflowId, run.runId).describe();
+    return { ...run, health: await readRunHealth(client, description, opts) };
+  } catch {
+    return run; // it closed meanwhile, or the server did not answer: the list still shows it
+  }
 }

@@ -2,6 +2,8 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { canonicalKind } from '../../core/runs/run-kind-names';
 import type { RunStatus } from '../../core/schemas/run-status';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../../workflows/search-attributes';
+import { readRunHealth, type HealthOptions } from './read-run-health';
+import type { RunHealth } from './run-health';
 
 /**
  * A run as grove reports it: the truth about how it ended, and what it spent.
@@ -34,6 +36,8 @@ export interface RunState {
   reason?: string;
   /** The failure type, e.g. `GroveModelNotFound`, for failed runs. */
   failureType?: string;
+  /** For a running run: what it waits on and whether it is in trouble (retrying, stalled). */
+  health?: RunHealth;
 }
 
 /**
@@ -89,10 +93,11 @@ export function stateFromInfo(info: Omit<WorkflowExecutionInfo, 'raw'>): RunStat
  * const state = await runState(client, 'agent-1a2b');
  * describeRunState(state); // 'failed after 15 model calls: model "x" was not found ...'
  */
-export async function runState(client: Client, workflowId: string, runId?: string): Promise<RunState> {
+export async function runState(client: Client, workflowId: string, runId?: string, health: HealthOptions = {}): Promise<RunState> {
   const description = await client.workflow.getHandle(workflowId, runId).describe();
   const state = stateFromInfo(description);
-  if (state.temporalStatus === 'RUNNING' || state.temporalStatus === 'COMPLETED') return state;
+  if (state.temporalStatus === 'RUNNING') return { ...state, health: await readRunHealth(client, description, health) };
+  if (state.temporalStatus === 'COMPLETED') return state;
   return { ...state, ...(await closingReason(client, workflowId, state.runId)) };
 }
 
@@ -131,7 +136,7 @@ export function describeRunState(state: RunState): string {
   const from = state.derived && state.status !== 'running' ? ' (Temporal execution status; the run could not record it itself)' : '';
   switch (state.status) {
     case 'running':
-      return `running${state.calls !== undefined ? `: ${state.calls} model call${state.calls === 1 ? '' : 's'} so far` : ''}`;
+      return `running${state.calls !== undefined ? `: ${state.calls} model call${state.calls === 1 ? '' : 's'} so far` : ''}${state.health?.line ? ` — ${state.health.line}` : ''}`;
     case 'succeeded':
       return `succeeded${spent}`;
     case 'exhausted':

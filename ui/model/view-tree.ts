@@ -1,3 +1,4 @@
+import type { RunHealth } from '../../client/runs/run-health';
 import type { Message } from '../../core/schemas/messages';
 
 /**
@@ -62,6 +63,8 @@ export interface RunSummary {
   closeTime?: string;
   /** The run's page in the Temporal Web UI, when its address is known. */
   temporalUrl?: string;
+  /** A running run's health: what it waits on, and whether it is retrying or stalled. */
+  health?: RunHealth;
 }
 
 /** A run page's data: its tree in the viewer's shape and what to say about the run. */

@@ -2,6 +2,7 @@ import { RUN_KIND_NAMES } from '../../core/runs/run-kind-names';
 import type { RunSummary } from '../model/view-tree';
 import type { DataSource } from './data-source';
 import { age, h } from './dom';
+import { runBadge, troubleText } from './run-health-view';
 
 const STATUSES = ['running', 'succeeded', 'exhausted', 'failed', 'cancelled', 'terminated', 'timed_out'];
 const KINDS = [...RUN_KIND_NAMES, 'agent:mcts', 'agent:astar', 'agent:beam', 'agent:greedy', 'agent:cot'];
@@ -53,7 +54,7 @@ export function runList(root: HTMLElement, source: DataSource, filter: { status?
     try {
       const runs = await source.runs(filter);
       if (stopped) return;
-      body.replaceChildren(...runs.map(row));
+      body.replaceChildren(...runs.flatMap(rows));
       message.textContent = runs.length === 0 ? 'No grove runs match.' : '';
     } catch (err) {
       message.textContent = `cannot list runs: ${(err as Error).message}`;
@@ -67,13 +68,19 @@ export function runList(root: HTMLElement, source: DataSource, filter: { status?
   };
 }
 
+/** A run's row, and under a running run in trouble a row that says what it is stuck on. */
+function rows(run: RunSummary): HTMLElement[] {
+  const trouble = troubleText(run);
+  return trouble ? [row(run), h('tr', { class: 'trouble', 'data-trouble-for': run.workflowId }, h('td', { colspan: 7 }, trouble))] : [row(run)];
+}
+
 function row(run: RunSummary): HTMLElement {
   return h(
     'tr',
     { 'data-workflow-id': run.workflowId },
     h('td', {}, h('a', { href: `#/run/${encodeURIComponent(run.workflowId)}` }, run.workflowId)),
     h('td', {}, run.kind),
-    h('td', {}, h('span', { class: `badge status s-${run.status}` }, run.status)),
+    h('td', {}, runBadge(run)),
     h('td', { class: 'num' }, run.calls ?? ''),
     h('td', { class: 'num' }, run.bestScore === undefined ? '' : run.bestScore.toFixed(2)),
     h('td', { title: run.startTime }, `${age(run.startTime)} ago`),

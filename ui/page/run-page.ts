@@ -4,6 +4,7 @@ import { bestPathList } from './best-path-list';
 import { ApiError, type DataSource } from './data-source';
 import { h } from './dom';
 import { factsTable, nodePanel } from './node-panel';
+import { runBadge, troubleText } from './run-health-view';
 import { BEST_COLOR, STATUS_COLORS, TreeCanvas } from './tree-canvas';
 
 declare global {
@@ -36,6 +37,12 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
   const statusLine = h('div', { class: 'status-line', 'data-testid': 'status' }, 'loading…');
   const note = h('p', { class: 'note run-note', hidden: true });
   const missing = h('div', { class: 'missing', hidden: true, 'data-testid': 'missing' });
+  const trouble = h('p', { class: 'trouble run-trouble', 'data-testid': 'trouble', hidden: true });
+  const showTrouble = () => {
+    const text = view ? troubleText(view.run) : '';
+    trouble.hidden = !text;
+    trouble.textContent = text;
+  };
   const runFacts = h('details', { class: 'run-facts', open: true }, h('summary', {}, 'Run'));
   const bestPath = h('div', { class: 'best-path-host' });
   const panel = h('div', { class: 'panel' }, h('p', { class: 'hint' }, 'Click a node (or its words) to read its conversation; double-click folds its subtree. Arrow keys walk the tree, + and − zoom, 0 fits.'));
@@ -57,7 +64,7 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
     h('button', { onclick: () => canvas.expandAll() }, 'expand all'),
     legend,
   );
-  const treeArea = h('div', { class: 'tree-area' }, toolbar, note, host, missing, statusLine);
+  const treeArea = h('div', { class: 'tree-area' }, toolbar, trouble, note, host, missing, statusLine);
   root.replaceChildren(header, h('main', { class: 'run' }, treeArea, h('aside', { class: 'side' }, runFacts, bestPath, panel)));
 
   const probe: ViewerProbe = {
@@ -113,7 +120,8 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
     view = next;
     showMissing(undefined);
     const run = next.run;
-    badges.replaceChildren(h('span', { class: 'badge kind' }, run.kind || '?'), h('span', { class: `badge status s-${run.status}`, 'data-testid': 'run-status' }, run.status));
+    badges.replaceChildren(h('span', { class: 'badge kind' }, run.kind || '?'), runBadge(run));
+    showTrouble();
     links.replaceChildren(run.temporalUrl ? h('a', { href: run.temporalUrl, target: '_blank', rel: 'noopener noreferrer' }, 'Temporal UI ↗') : '');
     runFacts.replaceChildren(h('summary', {}, 'Run'), factsTable(next.facts));
     note.hidden = !next.note;
@@ -165,6 +173,7 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
       const answer = await source.run(workflowId, view?.rev);
       if (stopped) return;
       if (!('unchanged' in answer)) render(answer, performance.now() - t0);
+      else showTrouble(); // "next attempt in …" counts down between changes
       if (!answer.live) return;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {

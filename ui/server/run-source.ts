@@ -1,6 +1,8 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
+import { readRunHealth } from '../../client/runs/read-run-health';
 import { runUrl } from '../../client/temporal-server/connection-options';
+import { mapLimit } from '../../core/agents/map-limit';
 import { canonicalKind } from '../../core/runs/run-kind-names';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../../workflows/search-attributes';
 import { adapterFor, type RunSnapshot, type StoreReader } from '../adapters';
@@ -18,6 +20,8 @@ export interface RunSourceOptions {
   queryTimeoutMs?: number;
   /** A run's view is reused for this long (ms) by every page that asks; default 250 ms. */
   reuseMs?: number;
+  /** A step failing this long marks its run stalled; default `GROVE_STALLED_AFTER_MS` or 30 s. */
+  stalledAfterMs?: number;
 }
 
 
@@ -51,7 +55,7 @@ export class RunSource {
     return this.opts.client.options.namespace;
   }
 
-  /** The latest grove runs (those with a GroveKind), newest first. */
+  /** The latest grove runs (those with a GroveKind), newest first; running ones with their health (retrying, stalled). */
   async list(filter: RunFilter = {}): Promise<RunSummary[]> {
     const runs: RunSummary[] = [];
     const limit = filter.limit ?? 100;
@@ -59,7 +63,11 @@ export class RunSource {
       runs.push(this.summary(info));
       if (runs.length >= limit) break;
     }
-    return runs;
+    return mapLimit(runs, 8, async (run) => {
+      if (run.execution !== 'RUNNING') return run;
+      const description = await this.opts.client.workflow.getHandle(run.workflowId).describe().catch(() => undefined);
+      return description ? { ...run, health: await readRunHealth(this.opts.client, description, { stalledAfterMs: this.opts.stalledAfterMs }) } : run;
+    });
   }
 
   /** A run's page data: its summary, its tree in the viewer's shape, its facts. */
@@ -107,8 +115,8 @@ export class RunSource {
       if (err.name === 'WorkflowNotFoundError') throw new RunNotFoundError(`no run ${workflowId} in namespace ${this.namespace}`);
       throw err;
     });
-    const run = this.summary(description);
-    const live = run.execution === 'RUNNING';
+    const live = description.status.name === 'RUNNING';
+    const run = { ...this.summary(description), ...(live ? { health: await readRunHealth(client, description, { stalledAfterMs: this.opts.stalledAfterMs }) } : {}) };
     // A workflow of your own that `exposeCall`s an AI call has no GroveKind: its sample tree is drawn like airetry's.
     const adapter = adapterFor(run.kind) ?? (run.kind === '' ? adapterFor('airetry') : undefined);
     const base = { run, live, facts: [] as [string, string][] };

@@ -9,9 +9,16 @@ export interface ExportData {
   exportedAt: string;
 }
 
-/** A view with its `rev`: a hash of everything in it, so a page skips redrawing the same view. */
+/**
+ * A view with its `rev`: a hash of everything in it, so a page skips redrawing the same view —
+ * but a running run's health enters without its read time and the line written at that time
+ * (the page writes its own, counting down to the next attempt), so a run retrying the same way
+ * keeps its rev.
+ */
 export function withRev(view: Omit<RunView, 'rev'>): RunView {
-  return { ...view, rev: createHash('sha1').update(JSON.stringify(view)).digest('hex').slice(0, 16) };
+  const health = view.run.health && { ...view.run.health, checkedAt: undefined, line: undefined };
+  const shown = health ? { ...view, run: { ...view.run, health } } : view;
+  return { ...view, rev: createHash('sha1').update(JSON.stringify(shown)).digest('hex').slice(0, 16) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { RUN_STATUSES, type RunStatus } from '../../../core/schemas/run-status';
 import { GroveClient } from '../../grove-client';
+import { formatTrouble } from '../../runs/run-health';
 import type { RunState } from '../../runs/run-state';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 
@@ -35,24 +36,29 @@ export async function listCommand(args: string[], io: { out: (line: string) => v
 
 /**
  * Runs as an aligned table, with a footnote when a status comes from Temporal rather than the run.
+ * A running run in trouble shows `retrying` or `stalled` as its status, and what it is stuck on
+ * in a last column (TROUBLE) that appears when any run has trouble.
  *
  * @example
  * formatRunTable(runs, Date.now()); // ['WORKFLOW ID  KIND  STATUS  CALLS  BEST  AGE', ...]
  */
 export function formatRunTable(runs: RunState[], nowMs: number): string[] {
+  const troubled = runs.some((r) => r.health && r.health.state !== 'ok');
   const rows = [
-    ['WORKFLOW ID', 'KIND', 'STATUS', 'CALLS', 'BEST', 'AGE'],
+    ['WORKFLOW ID', 'KIND', 'STATUS', 'CALLS', 'BEST', 'AGE', ...(troubled ? ['TROUBLE'] : [])],
     ...runs.map((r) => [
       r.workflowId,
       r.kind,
-      `${r.status}${r.derived && r.status !== 'running' ? '*' : ''}`,
+      // A running run in trouble is marked by it (retrying, stalled); TROUBLE says what.
+      `${r.status === 'running' && r.health && r.health.state !== 'ok' ? r.health.state : r.status}${r.derived && r.status !== 'running' ? '*' : ''}`,
       r.calls === undefined ? '-' : String(r.calls),
       r.bestScore === undefined ? '-' : r.bestScore.toFixed(2),
       age(nowMs - r.startTime.getTime()),
+      ...(troubled ? [r.health ? formatTrouble(r.health, nowMs) : ''] : []),
     ]),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const lines = rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '));
+  const lines = rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
   if (runs.some((r) => r.derived && r.status !== 'running')) lines.push('* from Temporal\'s execution status (the run could not record it itself)');
   return lines;
 }

@@ -39,7 +39,15 @@ export async function runCommand(args: string[], io: { out: (line: string) => vo
       return 0;
     }
     await warnIfNoWorker(grove, (line) => process.stderr.write(`${line}\n`));
-    const stopProgress = values.json && !process.stderr.isTTY ? () => {} : watchProgress(handle, { tty: Boolean(process.stderr.isTTY), write: (t) => process.stderr.write(t) });
+    const stopProgress =
+      values.json && !process.stderr.isTTY
+        ? () => {}
+        : watchProgress(handle, {
+            tty: Boolean(process.stderr.isTTY),
+            columns: process.stderr.columns,
+            write: (t) => process.stderr.write(t),
+            health: () => grove.health(handle.workflowId),
+          });
     let outcome;
     try {
       outcome = await grove.outcome(handle.workflowId);

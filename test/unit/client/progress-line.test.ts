@@ -42,4 +42,21 @@ describe('watchProgress', () => {
     expect(written.length).toBeLessThanOrEqual(4);
     expect(written[0]).toMatch(/^progress: waiting for the model · \d+ s\n$/);
   });
+
+  test('a run in trouble says so after its counters, within one terminal row', async () => {
+    const written: string[] = [];
+    const line = 'stalled: model call (llmChat) expand n0 — 8 failed attempts since 13:02:11, last: GroveNetworkError: cannot reach the model endpoint; next attempt in 12 s';
+    const health = async () => ({ state: 'stalled' as const, pending: [], stalledAfterMs: 30_000, checkedAt: '', line });
+    const progress = { nodes: 4, counters: { steps: 2, llmCalls: 6 }, budget: { maxCalls: 60 } };
+    const stop = watchProgress(handle(progress), { tty: true, write: (t) => written.push(t), everyMs: 20, health });
+    await sleep(400);
+    stop();
+    expect(written[0]).toMatch(new RegExp(`^\\r\\x1b\\[2Kstep 2 · 4 nodes · 6/60 model calls · \\d+ s · ${line.replace(/[()]/g, '\\$&')}$`));
+    const narrow: string[] = [];
+    const stopNarrow = watchProgress(handle(progress), { tty: true, write: (t) => narrow.push(t), everyMs: 20, health, columns: 80 });
+    await sleep(400);
+    stopNarrow();
+    expect(narrow[0].length).toBe('\r\x1b[2K'.length + 79);
+    expect(narrow[0].endsWith('…')).toBe(true);
+  });
 });
