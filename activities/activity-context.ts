@@ -19,14 +19,17 @@ export function activityMaxRetryIntervalMs(): number | undefined {
 }
 
 /**
- * Heartbeats every `intervalMs` while `work` runs, so a worker that dies mid-call is noticed
- * after the heartbeat timeout rather than the whole start-to-close timeout.
+ * Heartbeats while `work` runs, so a worker that dies mid-call is noticed after the heartbeat
+ * timeout rather than the whole start-to-close timeout: every `intervalMs`, and at least three
+ * times per heartbeat timeout — a run with `llm.heartbeatTimeoutMs: 1000` would otherwise have
+ * every call longer than a second declared dead while it runs, and retried (and paid) beside it.
  */
 export async function withHeartbeats<T>(intervalMs: number, details: unknown, work: () => Promise<T>): Promise<T> {
   const ctx = activityContext();
   if (!ctx || ctx.info.isLocal) return work(); // a local activity cannot heartbeat (and needs not: it runs beside its workflow)
   ctx.heartbeat(details);
-  const timer = setInterval(() => ctx.heartbeat(details), intervalMs);
+  const timeoutMs = ctx.info.heartbeatTimeoutMs;
+  const timer = setInterval(() => ctx.heartbeat(details), timeoutMs ? Math.max(50, Math.min(intervalMs, Math.floor(timeoutMs / 3))) : intervalMs);
   try {
     return await work();
   } finally {

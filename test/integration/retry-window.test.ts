@@ -77,6 +77,21 @@ test('one attempt cannot outlive the window: a model that never answers is cut o
   }
 });
 
+test('a call slower than its heartbeat timeout is kept alive by heartbeats, not retried beside itself: paid once', async () => {
+  const model = await startModelServer();
+  model.addFault({ action: { kind: 'latency', ms: 3_000 }, times: 0 });
+  const taskQueue = uniqueTaskQueue('heartbeat');
+  // The workers' default heartbeat interval (2 s) is longer than this run's heartbeat timeout (1 s).
+  const worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL, { heartbeatIntervalMs: 2_000 }) });
+  try {
+    const result = await worker.runUntil(() => groveClient(env, taskQueue).run('generate', { prompt: 'slow', model: 'echo', llm: { heartbeatTimeoutMs: 1_000 } }));
+    expect(result.output).toBe('Echo: slow');
+    expect(model.stats().total).toMatchObject({ received: 1, completed: 1 });
+  } finally {
+    await model.close();
+  }
+});
+
 function seconds(d: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
   return Number(d?.seconds ?? 0) + (d?.nanos ?? 0) / 1e9;
 }
