@@ -11,13 +11,15 @@
  * when `apiKeys` is set); control routes, which need the same key when `apiKeys` is set except
  * GET /_grove/health: GET /_grove/stats (`?log=N`: the last N requests, default 100, at most
  * 1000, texts clipped to 200 characters), POST /_grove/reset, POST /_grove/faults (a rule or a
- * list; appends), DELETE /_grove/faults.
+ * list; appends), DELETE /_grove/faults, POST /_grove/hold (a fault match: hold those requests
+ * unanswered), POST /_grove/release (answer them).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FIXED_CREATED, buildCompletion } from './completion';
 import { buildEmbeddings, embeddingInputs } from './embeddings';
 import { FaultBook, faultRuleSchema } from './fault-book';
+import { HoldGate } from './hold-gate';
 import { requestHash } from './hashing';
 import { parseModelName } from './model-name';
 import { type HttpError, badRequest, faultError, modelNotFound, policyFailure, unauthorized } from './openai-errors';
@@ -81,6 +83,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   const policies = new Map<string, ChatPolicy | AsyncChatPolicy>();
   for (const p of [...BUILT_IN_POLICIES, ...(opts.policies ?? [])]) policies.set(p.name, p);
   const faults = new FaultBook();
+  const gate = new HoldGate();
   const stats = new StatsRecorder();
   const timers = new Set<NodeJS.Timeout>();
   /** Settles when the tracked response closes; close() waits for these so stats are final. */
@@ -201,7 +204,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     if (!policy) return sendError(res, modelNotFound(chat.model));
 
     const texts = chat.messages.map(messageText);
-    const action = faults.take({ policy: policyName, model: chat.model, texts, callIndex: ticket.callIndex, callKey });
+    const target = { policy: policyName, model: chat.model, texts, callIndex: ticket.callIndex, callKey };
+    if (!(await gate.pass(target, res))) return;
+    const action = faults.take(target);
     if ((await applyFault(action, res)) === 'handled') return;
 
     const problem = profile.refusal(chat) ?? checkChatRequest(chat, { maxContextChars, strictToolMessages });
@@ -246,13 +251,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const result = embeddingsRequestSchema.safeParse(body);
     if (!result.success) return sendError(res, zodIssueError(result.error.issues, body));
     const emb = result.data;
-    const action = faults.take({
-      policy: key,
-      model: emb.model,
-      texts: embeddingInputs(emb.input),
-      callIndex: ticket.callIndex,
-      callKey,
-    });
+    const target = { policy: key, model: emb.model, texts: embeddingInputs(emb.input), callIndex: ticket.callIndex, callKey };
+    if (!(await gate.pass(target, res))) return;
+    const action = faults.take(target);
     if ((await applyFault(action, res)) === 'handled') return;
     state.outcome = 'completed';
     sendJson(res, 200, buildEmbeddings(emb));
@@ -279,7 +280,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     const auth = authError(req);
     if (auth) return sendError(res, auth);
     if (method === 'GET' && path === '/_grove/stats') {
-      const snapshot = stats.snapshot();
+      const snapshot = { ...stats.snapshot(), held: gate.held() };
       const asked = Number(new URL(req.url ?? '/', 'http://localhost').searchParams.get('log') ?? HTTP_LOG_DEFAULT);
       const keep = Number.isFinite(asked) ? Math.max(0, Math.min(HTTP_LOG_MAX, Math.floor(asked))) : HTTP_LOG_DEFAULT;
       const requests = (keep === 0 ? [] : snapshot.requests.slice(-keep)).map((r) => ({ ...r, lastUserText: r.lastUserText.slice(0, HTTP_TEXT_MAX) }));
@@ -290,6 +291,17 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       stats.reset();
       faults.clear();
       return sendJson(res, 200, { ok: true });
+    }
+    if (method === 'POST' && path === '/_grove/hold') {
+      const parsed = parseJson((await readBody(req)) || '{}');
+      const match = parsed.ok ? faultRuleSchema.shape.match.safeParse(parsed.value) : undefined;
+      if (!match?.success) return sendError(res, badRequest('The body must be a fault match: { model?, contains?, callIndex?, callKeyPrefix? }.'));
+      gate.hold(match.data ?? {});
+      return sendJson(res, 200, { ok: true });
+    }
+    if (method === 'POST' && path === '/_grove/release') {
+      await readBody(req);
+      return sendJson(res, 200, { ok: true, released: gate.release() });
     }
     if (method === 'DELETE' && path === '/_grove/faults') {
       faults.clear();
@@ -357,7 +369,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     url,
     baseURL: `${url}/v1`,
     models: [...policies.keys()],
-    stats: () => stats.snapshot(),
+    stats: () => ({ ...stats.snapshot(), held: gate.held() }),
+    hold: (match) => gate.hold(match),
+    release: () => gate.release(),
     reset: () => {
       stats.reset();
       faults.clear();
@@ -367,6 +381,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     close: async () => {
       if (closing) return;
       closing = true;
+      gate.drop();
       for (const t of timers) clearTimeout(t);
       timers.clear();
       const stopped = new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));

@@ -80,7 +80,7 @@ export class StatsRecorder {
   }
 
   /** A deep copy of the counters. */
-  snapshot(): ServerStats {
+  snapshot(): Omit<ServerStats, 'held'> {
     const byModel: Record<string, OutcomeCounters> = {};
     for (const [k, v] of this.byModel) byModel[k] = { ...v };
     return {

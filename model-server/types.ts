@@ -118,6 +118,8 @@ export interface ServerStats {
   };
   /** The latest requests, oldest first, capped at 10,000 entries. */
   requests: RequestLogEntry[];
+  /** Call keys of the requests held unanswered now (`hold`; '' for a request without one). */
+  held: string[];
 }
 
 export interface ModelServerOptions {
@@ -152,5 +154,12 @@ export interface ModelServer {
   reset(): void;
   addFault(f: FaultRule): void;
   clearFaults(): void;
+  /**
+   * Holds the requests `match` selects (every request when empty) unanswered — before any fault
+   * rule — until `release`; a held request whose client goes away is counted aborted.
+   */
+  hold(match?: FaultMatch): void;
+  /** Lets every held request go on to its answer (or fault rule) and stops holding; returns their call keys. */
+  release(): string[];
   close(): Promise<void>;
 }

@@ -120,6 +120,26 @@ describe('fault injection', () => {
     expect(other.server.stats().total).toMatchObject({ aborted: 1, inFlight: 0 });
   });
 
+  it('hold: matching requests wait unanswered (before any fault rule) until release; a client that leaves is aborted', async () => {
+    h.server.addFault({ action: { kind: 'latency', ms: 1 }, times: 0 }); // a rule that matches everything does not jump the gate
+    h.server.hold({ callKeyPrefix: 'wf-held/' });
+    const keyed = (key: string) => ({ headers: { 'x-grove-call-key': key } });
+    const held = h.client.chat.completions.create(ask('echo', 'held'), keyed('wf-held/g0/a/0'));
+    const ac = new AbortController();
+    const leaving = h.client.chat.completions.create(ask('echo', 'leaving'), { ...keyed('wf-held/g0/b/0'), signal: ac.signal });
+    expect((await h.client.chat.completions.create(ask('echo', 'free'), keyed('wf-free/g0/c/0'))).choices[0].message.content).toBe('Echo: free');
+    await until(() => h.server.stats().held.length === 2, 'two requests held');
+    expect(h.server.stats().total).toMatchObject({ completed: 1, inFlight: 2 });
+    ac.abort();
+    await expect(leaving).rejects.toBeInstanceOf(OpenAI.APIUserAbortError);
+    await until(() => h.server.stats().held.length === 1, 'the abort leaves the gate');
+    expect(h.server.stats().held).toEqual(['wf-held/g0/a/0']);
+    expect(h.server.release()).toEqual(['wf-held/g0/a/0']);
+    expect((await held).choices[0].message.content).toBe('Echo: held');
+    expect(h.server.stats().total).toMatchObject({ completed: 2, aborted: 1, inFlight: 0 });
+    expect((await h.client.chat.completions.create(ask('echo', 'after'), keyed('wf-held/g0/d/0'))).choices[0].message.content).toBe('Echo: after'); // the gate is open
+  });
+
   it('rejects an invalid fault rule', () => {
     expect(() => h.server.addFault({ action: { kind: 'explode' } } as never)).toThrow(TypeError);
   });
@@ -148,7 +168,7 @@ describe('control routes', () => {
     expect(health.ok).toBe(true);
     expect(health.models).toContain('multiplier');
     // Without the key: no prompts, no faults, no reset.
-    for (const [method, path] of [['GET', 'stats'], ['POST', 'faults'], ['DELETE', 'faults'], ['POST', 'reset']]) {
+    for (const [method, path] of [['GET', 'stats'], ['POST', 'faults'], ['DELETE', 'faults'], ['POST', 'reset'], ['POST', 'hold'], ['POST', 'release']]) {
       const denied = await fetch(`${h.server.url}/_grove/${path}`, { method, body: method === 'POST' ? '{}' : undefined });
       expect([path, denied.status]).toEqual([path, 401]);
     }
@@ -163,7 +183,12 @@ describe('control routes', () => {
     expect(bad.json.error.param).toBe('action.status');
 
     const client = new OpenAI({ baseURL: h.server.baseURL, apiKey: 'k', maxRetries: 0 });
-    await expect(client.chat.completions.create(ask('assistant'))).rejects.toMatchObject({ status: 500 });
+    expect((await rawPost(`${h.server.url}/_grove/hold`, { model: 'assistant', bogus: 1 }, auth)).status).toBe(400);
+    expect((await rawPost(`${h.server.url}/_grove/hold`, { model: 'assistant' }, auth)).json).toEqual({ ok: true });
+    const held = client.chat.completions.create(ask('assistant'), { headers: { 'x-grove-call-key': 'wf/g0/x/0' } });
+    await until(() => h.server.stats().held.length === 1, 'held');
+    expect((await rawPost(`${h.server.url}/_grove/release`, {}, auth)).json).toEqual({ ok: true, released: ['wf/g0/x/0'] });
+    await expect(held).rejects.toMatchObject({ status: 500 }); // released into the fault rules
     const del = await fetch(`${h.server.url}/_grove/faults`, { method: 'DELETE', headers: auth });
     expect(await del.json()).toEqual({ ok: true, faults: 0 });
     await client.chat.completions.create(ask('echo'));
