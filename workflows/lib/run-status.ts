@@ -1,5 +1,6 @@
 import { ApplicationFailure, ContinueAsNew, isCancellation, patched, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunStatus } from '../../core/schemas/run-status';
+import { GroveError } from '../../core/errors';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../search-attributes';
 
 export type { RunStatus } from '../../core/schemas/run-status';
@@ -51,7 +52,8 @@ export function failRun(err: unknown, final: FinalCounters = {}): never {
   }
   reportRun(patched(ENDINGS_PATCH) ? { status: 'failed', ...final } : { status: 'failed' });
   const root = firstApplicationFailure(err);
-  const type = root?.type ?? 'GroveRunFailed';
+  // grove's own errors carry stable names (e.g. GroveEvaluationsFailed): the failure type callers match on.
+  const type = root?.type ?? (GroveError.isInstance(err) && err.name.startsWith('Grove') ? err.name : 'GroveRunFailed');
   const message = root?.message ?? (err instanceof Error ? err.message : String(err));
   throw ApplicationFailure.create({ message, type, nonRetryable: true, cause: err instanceof Error ? err : undefined });
 }
