@@ -147,8 +147,9 @@ test('README command 1: with no model configured, the demo runs on the embedded 
   expect(demo.stdout).toMatch(/grove's local model answers at http:\/\/127\.0\.0\.1:\d+\/v1: smollm2 \(SmolLM2-135M-Instruct on the CPU/);
   expect(demo.stdout).toMatch(/\(workflow generate-[0-9a-f]{8}, \d+ tokens, model smollm2\)/);
   // Whatever the tiny model answered, the outcome line tells the truth about the checks.
-  expect(demo.stdout).toMatch(/\((all checks passed|budget exhausted): \d+ samples, \d+ retries\)/);
-  expect(demo.stdout).toMatch(/\n\{"name":"[^"]*","age":-?\d+(\.\d+)?\} {3}\((check passed|budget exhausted): \d+ samples, \d+ retries\)/);
+  // ...and who decided: the deterministic checks (naming any that failed).
+  expect(demo.stdout).toMatch(/\((all checks passed|not all checks passed) \(by deterministic checks\)(: [^;]+)?; \d+ samples, \d+ retries\)/);
+  expect(demo.stdout).toMatch(/\n\{"name":"[^"]*","age":-?\d+(\.\d+)?\} {3}\((all checks passed|not all checks passed) \(by deterministic checks\)(: [^;]+)?; \d+ samples, \d+ retries\)/);
   expect(demo.stdout).not.toContain("grove's scripted assistant");
   expect(demo.stdout).toMatch(new RegExp(`Temporal UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/airetry-[0-9a-f]{8}`));
 }, 200_000);
@@ -167,7 +168,7 @@ test('the demo with --scripted: the deterministic showcase (generate and the see
   expect(demo.stderr).toBe('');
   expect(demo.code).toBe(0);
   expect(demo.stdout).toContain("Hi! I'm grove's scripted assistant.");
-  expect(demo.stdout).toMatch(/\nyellow {3}\(all checks passed: \d+ samples, \d+ retries\)/);
+  expect(demo.stdout).toMatch(/\nyellow {3}\(all checks passed \(by deterministic checks\); \d+ samples, \d+ retries\)/);
 }, 150_000);
 
 test('every command reaches the server named by GROVE_TEMPORAL_PORT, TEMPORAL_ADDRESS or a config-file profile', async () => {
