@@ -3,6 +3,7 @@ import { EvaluationsFailedError, EVALUATIONS_BEFORE_GIVING_UP } from '../../../.
 import { checkMultiplication } from '../../../../examples/evaluators/multiplication-checker';
 import { inProcessAgent, QUICKSTART, quickstartInput, searchInProcess } from '../../../support/in-process-agent';
 import { ConversationRefs } from '../../../../core/hash/conversation-refs';
+import { formatSearchTree } from '../../../../core/agents/format-search-tree';
 import { userMessage } from '../../../../core/schemas/messages';
 
 /**
@@ -55,6 +56,7 @@ test('every other evaluation NaN: the search goes on; failed nodes say why, scor
     expect(run.ctx.isSolution(node.id)).toBe(false);
   }
   expect(run.state.counters.evaluations).toBeGreaterThan(failed.length);
+  expect(formatSearchTree(run.state.tree).match(/\[evaluation failed\]/g)).toHaveLength(failed.length);
 });
 
 test('a failed node is never a solution, even under a threshold of 0', async () => {
