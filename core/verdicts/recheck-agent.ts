@@ -71,8 +71,10 @@ export function recheckCodeFixer(rawInput: unknown, result: CodeFixerResult): Cl
   const claims: ClaimCheck[] = [];
   const outcome = result.outcome;
   const tests = outcome?.tests;
-  const allPassed = outcome?.ok === true && (tests === undefined || tests.passed === tests.total);
-  claims.push(recomputed(`success: ${result.success}`, result.success === allPassed, outcome ? `the chosen attempt: ${outcome.ok ? 'ran without error' : `failed (${outcome.error?.kind ?? 'error'})`}${tests ? `, ${tests.passed}/${tests.total} tests` : ''}` : 'no attempt was run'));
+  // A pass needs every assertion to hold and the tests to have run to their end (code that stops them early passes nothing).
+  const allPassed = outcome?.ok === true && (tests === undefined || (tests.passed === tests.total && tests.completed !== false));
+  const tally = tests ? `, ${tests.passed}/${tests.total} tests${tests.completed === false ? ', stopped before their end' : ''}` : '';
+  claims.push(recomputed(`success: ${result.success}`, result.success === allPassed, outcome ? `the chosen attempt: ${outcome.ok ? 'ran without error' : `failed (${outcome.error?.kind ?? 'error'})`}${tally}` : 'no attempt was run'));
   const attempt = result.attempts.find((a) => a.sampleId === result.activeSampleId);
   if (outcome) claims.push(recomputed(`attempt ${result.activeSampleId} is the chosen one`, attempt?.ok === outcome.ok, attempt ? `attempt of sample ${attempt.sampleId}: ${attempt.ok ? 'ok' : 'failed'}` : `no attempt of sample ${result.activeSampleId}`));
   const tree = SampleTree.fromJSON<ConversationDelta>(result.tree);
@@ -82,6 +84,7 @@ export function recheckCodeFixer(rawInput: unknown, result: CodeFixerResult): Cl
     const code = last?.role === 'assistant' ? extractCode(messageText(last), input.language).code : undefined;
     claims.push(recomputed('code is the returned sample\'s', code === result.code, `extracted from sample ${result.activeSampleId}'s answer`));
   }
-  claims.push(notRecomputable('the tests\' tally', 'tests ran in the sandbox on a worker: grove verify does not run code (`grove exec` runs it locally)'));
+  const layers = outcome?.layers?.length ? ` with ${outcome.layers.join(', ')}` : '';
+  claims.push(notRecomputable('the tests\' tally', `tests ran in the sandbox on a worker${layers}: grove verify does not run code (\`grove exec\` runs it locally)`));
   return claims;
 }

@@ -10,6 +10,11 @@ import { seededRandom } from '../../../core/random';
 import { AiretryInputSchema, type AiretryResult } from '../../../core/schemas/airetry-input';
 import { describeVerdict, isVerifiedSuccess, whoDecided } from '../../../core/verdicts/describe-verdict';
 import { recheckAiretry } from '../../../core/verdicts/recheck-airetry';
+import { recheckAgent, recheckCodeFixer } from '../../../core/verdicts/recheck-agent';
+import { callSummary } from '../../../core/airetry/ai-call';
+import type { CodeFixerResult } from '../../../core/schemas/code-fixer-input';
+import type { AgentResult } from '../../../core/agents/agent-result';
+import { assistantMessage, userMessage } from '../../../core/schemas/messages';
 import { evaluatorVerdict, judgeVerdict } from '../../../core/verdicts/verdict';
 
 /** A port whose model answers from a list, in order. */
@@ -124,5 +129,42 @@ describe('verdicts in words', () => {
     expect(describeVerdict({ by: 'checks', verified: true }, { ok: true, yes: 'all checks passed', no: 'not all' })).toBe('all checks passed (by deterministic checks)');
     expect(describeVerdict(undefined, claim(true))).toBe('solved; who decided is not recorded (a run from before grove recorded it): not verified');
     expect(whoDecided({ by: 'checks', verified: false, judges: [{ model: 'm', selfJudged: true, check: 'llmJudge#0' }] })).toBe('decided by checks, 1 of them by an LLM judge; not verified');
+  });
+});
+
+describe('recheckCodeFixer and recheckAgent (grove verify)', () => {
+  const answer = '```python\ndef add(a, b):\n    return a + b\n```';
+  async function fixerResult(outcome: CodeFixerResult['outcome'], success: boolean): Promise<CodeFixerResult> {
+    const call = callFromInput(AiretryInputSchema.parse({ prompt: 'Write add.', checks: [{ kind: 'lowercase' }] }), listPort([answer]), seededRandom(1));
+    await call.run();
+    return { success, verdict: { by: 'tests', verified: true }, code: 'def add(a, b):\n    return a + b', outcome, attempts: [{ sampleId: call.activeSampleId, ok: outcome!.ok }], ...callSummary(call), treeText: '' };
+  }
+  const input = { prompt: 'Write add.', language: 'python', testCode: 'assert add(1, 2) == 3' };
+
+  test('success must be "ran without error, every test passed, and the tests ran to their end"', async () => {
+    const passed = await fixerResult({ ok: true, stdout: '', stderr: '', durationMs: 1, tests: { passed: 1, total: 1, completed: true }, layers: ['wasm'] }, true);
+    const claims = recheckCodeFixer(input, passed);
+    expect(claims.filter((c) => c.holds === false)).toEqual([]);
+    expect(claims.find((c) => c.holds === null)?.detail).toBe('tests ran in the sandbox on a worker with wasm: grove verify does not run code (`grove exec` runs it locally)');
+    const stopped = await fixerResult({ ok: true, stdout: '', stderr: '', durationMs: 1, tests: { passed: 1, total: 1, completed: false } }, true);
+    expect(recheckCodeFixer(input, stopped).filter((c) => c.holds === false).map((c) => c.detail)).toEqual(['the chosen attempt: ran without error, 1/1 tests, stopped before their end']);
+    expect(recheckCodeFixer(input, { ...passed, code: 'def add(a, b): return 0' }).filter((c) => c.holds === false).map((c) => c.claim)).toEqual(["code is the returned sample's"]);
+  });
+
+  test('an agent: a solution needs the threshold and a finished answer; the answer is the trajectory\'s; the judge is named', () => {
+    const messages = [userMessage('What is 6 times 7?'), assistantMessage('The answer is 42.')];
+    const result = {
+      kind: 'agent', algorithm: 'greedy', messages, answer: 'The answer is 42.', score: 1, isSolution: true, bestNodeId: 1, nodes: 2,
+      verdict: { by: 'judge', model: 'smollm2', selfJudged: true, verified: false }, stop: { kind: 'solved', message: '' },
+      counters: { llmCalls: 2, toolRuns: 0, toolErrors: 0, evaluations: 1, reflections: 0, expansions: 1, steps: 1, handovers: 0 },
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, costUsd: 0, reflections: [], treeText: '',
+    } as AgentResult;
+    const agentInput = { algorithm: 'greedy', prompt: 'What is 6 times 7?', tools: ['final_answer'], evaluator: { name: 'llm' } };
+    const claims = recheckAgent(agentInput, result);
+    expect(claims.filter((c) => c.holds === false)).toEqual([]);
+    expect(claims.find((c) => c.holds === null)?.detail).toBe("judged by smollm2, the model that wrote the answer: a model's opinion, not recomputable");
+    const forged = recheckAgent(agentInput, { ...result, score: 0.4, answer: '41' });
+    expect(forged.filter((c) => c.holds === false).map((c) => c.claim)).toEqual(["answer is the best trajectory's", 'isSolution: true']);
+    expect(recheckAgent({ ...agentInput, evaluator: { name: 'checker' } }, result).find((c) => c.claim === 'verdict: by judge')?.holds).toBe(false);
   });
 });
