@@ -111,22 +111,25 @@ test('grove run, tree and show against a server', async () => {
   expect(plain.stdout.trim()).toBe(result.treeText);
 
   const show = await grove(['show', result.workflowId], { TEMPORAL_ADDRESS: env.address });
-  const lines = oneLine(show.stdout);
+  const lines = oneLine(show.stdout).filter(Boolean);
   expect(lines[0]).toBe('[system] Act as a helpful AI assistant');
-  expect(lines[lines.length - 1]).toBe(`[assistant] ${result.output}`);
+  expect(lines[lines.length - 2]).toBe(`[assistant] ${result.output}`);
+  // ...and what the run claims of that answer, and who decided.
+  expect(lines[lines.length - 1]).toBe(result.success ? 'all checks passed (by deterministic checks)' : expect.stringMatching(/^not all checks passed \(by deterministic checks\): /));
 
   // A search agent: its tree one line per step, its best trajectory with the tool calls.
   const agentTree = await grove(['tree', agentRun!.workflowId], { TEMPORAL_ADDRESS: env.address });
   expect(agentTree.stdout.trim()).toBe(agentRun!.treeText);
   expect(oneLine(agentTree.stdout)[0]).toBe('n0 prompt');
   const agentShow = await grove(['show', agentRun!.workflowId], { TEMPORAL_ADDRESS: env.address });
-  const steps = oneLine(agentShow.stdout);
+  const steps = oneLine(agentShow.stdout).filter(Boolean);
   expect(steps[0]).toBe(`[user] ${QUICKSTART}`);
   expect(steps[1]).toBe('[assistant]');
   expect(steps[2]).toBe('  → multiply({"a":9418.343,"b":8.11})');
   expect(steps[3]).toBe('[tool] 76382.76173');
-  expect(steps[steps.length - 2]).toMatch(/^ {2}→ final_answer\(\{"answer":\d{20}\}\)$/);
-  expect(steps[steps.length - 1]).toMatch(/^\[tool\] \d{20}$/);
+  expect(steps[steps.length - 3]).toMatch(/^ {2}→ final_answer\(\{"answer":\d{20}\}\)$/);
+  expect(steps[steps.length - 2]).toMatch(/^\[tool\] \d{20}$/);
+  expect(steps[steps.length - 1]).toBe('judged solved by multiplier-judge; not verified');
 });
 
 test('README command 1: with no model configured, the demo runs on the embedded local model and prints what it really answered', async () => {
