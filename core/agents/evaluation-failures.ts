@@ -1,6 +1,7 @@
 import { shorten } from '../conversation/preview';
 import { GroveError } from '../errors';
 import type { EvaluateResult } from '../schemas/agent-activities';
+import type { AgentNode } from './agent-node';
 import type { SearchState } from './search-state';
 
 /**
@@ -17,7 +18,19 @@ export class EvaluationsFailedError extends GroveError {
  */
 export const EVALUATIONS_BEFORE_GIVING_UP = 3;
 
+/** Node state stays small (it travels through continue-as-new): short texts. */
 const REASON_CHARS = 100;
+
+/**
+ * What a node keeps of its evaluation: the reasoning (shortened), and why it failed when it did.
+ *
+ * @example
+ * Object.assign(data, evaluationData(evaluation));
+ */
+export function evaluationData(evaluation: EvaluateResult): Pick<AgentNode, 'reasoning' | 'evaluationFailed'> {
+  if (evaluation.failed === undefined) return { reasoning: shorten(evaluation.reasoning, REASON_CHARS) };
+  return { reasoning: shorten(evaluation.reasoning || `evaluation failed: ${evaluation.failed}`, REASON_CHARS), evaluationFailed: evaluation.failed };
+}
 
 /**
  * Takes note of an evaluation: which model judged, and — when evaluation failures are handled

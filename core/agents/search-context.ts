@@ -20,7 +20,7 @@ import { markWritten, refOf, trajectoryInput } from './path-book';
 import { endsTrajectory, isOutputMessage, isSolution, isTerminal, type TerminationRules } from './predicates';
 import type { SearchState, SearchStateJSON, SearchStop } from './search-state';
 import { bestNode } from './best-node';
-import { noteEvaluation } from './evaluation-failures';
+import { evaluationData, noteEvaluation } from './evaluation-failures';
 
 /**
  * Changes to how a search spends, each of which a workflow turns on behind a patch so runs
@@ -527,15 +527,7 @@ export function previewOf(message: AssistantMessage): string {
   return shorten(text, 40);
 }
 
-/** Node state stays small (it travels through continue-as-new): scores in [0, 1] to 4 decimals, short texts. */
-const REASONING_CHARS = 100;
-
-/** What a node keeps of its evaluation: the reasoning, and why it failed when it did. */
-function evaluationData(evaluation: EvaluateResult): Pick<AgentNode, 'reasoning' | 'evaluationFailed'> {
-  if (evaluation.failed === undefined) return { reasoning: shorten(evaluation.reasoning, REASONING_CHARS) };
-  return { reasoning: shorten(evaluation.reasoning || `evaluation failed: ${evaluation.failed}`, REASONING_CHARS), evaluationFailed: evaluation.failed };
-}
-
+/** Node state stays small (it travels through continue-as-new): scores in [0, 1] to 4 decimals (texts: see `evaluationData`). */
 function compactScore(x: number): number {
   return Number.isFinite(x) ? Math.round(Math.min(1, Math.max(0, x)) * 1e4) / 1e4 : 0;
 }
