@@ -64,7 +64,8 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
   reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best });
   return {
     success: fixed.success,
-    verdict: { by: 'tests', verified: true },
+    // The tests decided; without tests nothing checked what the code does: running without an error is not verified.
+    verdict: { by: 'tests', verified: input.testCode !== undefined && input.testCode.trim() !== '' },
     code: fixed.code,
     outcome: fixed.outcome,
     attempts: fixed.attempts.map((a) => ({ sampleId: a.sampleId, ok: a.outcome.ok, kind: a.outcome.error?.kind, tests: a.outcome.tests })),

@@ -81,7 +81,8 @@ export function printOutcome(outcome: RunOutcome, io: { out: (line: string) => v
 export function verdictLine(result: Record<string, any>): string | undefined {
   if (typeof result.isSolution === 'boolean') return describeVerdict(result.verdict, { ok: result.isSolution, yes: 'solved', no: 'not solved' });
   if (typeof result.success !== 'boolean') return undefined;
-  if (Array.isArray(result.attempts)) return describeVerdict(result.verdict, { ok: result.success, yes: 'succeeded', no: 'did not succeed' });
+  // A code fixer: what running the code with the tests in the sandbox showed (the tests decided).
+  if (Array.isArray(result.attempts)) return codeFixerLines(result as CodeFixerResult)[2];
   const line = describeVerdict(result.verdict, { ok: result.success, yes: 'all checks passed', no: 'not all checks passed' });
   const failed = ((result.checks ?? []) as { name: string; passed: boolean; skipped?: boolean }[]).filter((c) => !c.passed);
   return failed.length === 0 ? line : `${line}: ${failed.map((c) => `${c.name} ${c.skipped ? 'not checked' : 'failed'}`).join(', ')}`;

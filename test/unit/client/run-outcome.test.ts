@@ -21,6 +21,8 @@ test('the verdict line: never a bare "solved" for an unverified verdict; failed 
   expect(verdictLine({ success: false, checks: [{ name: 'lowercase#1', passed: false }, { name: 'maxWords#0', passed: true }], verdict: { by: 'checks', verified: true } })).toBe(
     'not all checks passed (by deterministic checks): lowercase#1 failed',
   );
-  expect(verdictLine({ success: true, attempts: [], verdict: { by: 'tests', verified: true } })).toBe('succeeded (by tests)');
+  expect(verdictLine({ success: true, attempts: [], calls: 2, retries: 1, outcome: { ok: true, tests: { passed: 3, total: 3 } }, verdict: { by: 'tests', verified: true } })).toBe(
+    'fixed: 3/3 tests passed in the sandbox (2 attempts, 1 feedback round)',
+  );
   expect(verdictLine({ output: 'hi' })).toBeUndefined();
 });
