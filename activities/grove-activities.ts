@@ -33,17 +33,19 @@ export interface GroveActivityDeps {
  * const activities = createGroveActivities({ llm: llmConfigFromEnv(), store, tools: [multiply] });
  */
 export function createGroveActivities(deps: GroveActivityDeps) {
+  // One redactor for everything stored: model answers, evaluations, tool outputs.
+  const redact = secretRedactor(process.env, deps.mcp?.secrets());
   return {
-    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client }),
+    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client, redact }),
     ...createStoreActivities(deps.store),
     ...createResumeActivities(),
     ...createToolActivities({
       tools: groveTools(deps.tools),
       sources: deps.mcp ? [deps.mcp] : [],
       store: deps.store,
-      redact: secretRedactor(process.env, deps.mcp?.secrets()),
+      redact,
     }),
-    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client }),
+    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client, redact }),
     ...createPolicyActivities(deps.policy ?? loadPolicy()),
     ...createSandboxActivities(),
   };

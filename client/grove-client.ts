@@ -18,6 +18,8 @@ import { prepareFork, type ForkRunOptions } from './runs/fork';
 import { listRuns, type ListRunsOptions } from './runs/list-runs';
 import { resumeRun, type ResumeOptions, type Resumed } from './runs/resume';
 import { runOutcome, type RunOutcome } from './runs/run-outcome';
+import { verifyRun } from './runs/verify-run';
+import type { VerifyReport } from '../core/verdicts/claims';
 import { describeRunState, runState, type RunState } from './runs/run-state';
 import type { HealthOptions } from './runs/read-run-health';
 import { judgeHealth, type RunHealth } from './runs/run-health';
@@ -152,6 +154,19 @@ export class GroveClient {
   }
 
   /**
+   * Re-checks what a finished run claims from what Temporal stored (`grove verify`): every
+   * deterministic claim recomputed, each one that cannot be (an LLM judge, a custom evaluator,
+   * sandboxed tests) listed with who decided it. No worker and no model call needed.
+   *
+   * @example
+   * const report = await grove.verify('airetry-1a2b');
+   * if (!report.holds) console.log(report.claims.filter((c) => c.holds === false));
+   */
+  verify(workflowId: string): Promise<VerifyReport> {
+    return verifyRun(this.temporal, workflowId);
+  }
+
+  /**
    * Continues a failed, cancelled, terminated or timed-out run from just before its first failed
    * step, keeping every result that succeeded (`grove resume`); `overrides` change the model or
    * budget of what it does from then on.
@@ -211,15 +226,16 @@ export class GroveClient {
 
   /**
    * The winning conversation of a run: the active sample's (airetry, running or finished) or the
-   * best trajectory (a finished search; a running search keeps its messages in the store). A run
-   * that did not complete has `note` (what happened to it) instead.
+   * best trajectory (a finished search; a running search keeps its messages in the store), with
+   * the result of a completed run (its verdict says who decided). A run that did not complete has
+   * `note` (what happened to it) instead.
    */
-  async conversation(workflowId: string): Promise<{ conversation?: Message[]; state: RunState; note?: string }> {
+  async conversation(workflowId: string): Promise<{ conversation?: Message[]; state: RunState; note?: string; result?: unknown }> {
     const handle = this.handle(workflowId);
     const state = await this.state(workflowId);
     if (state.temporalStatus === 'COMPLETED') {
       const result = (await handle.result()) as { conversation?: Message[]; messages?: Message[] };
-      return { conversation: result.conversation ?? result.messages ?? [], state };
+      return { conversation: result.conversation ?? result.messages ?? [], state, result };
     }
     if (state.status !== 'running') return { state, note: `${workflowId} ${describeRunState(state)}` };
     if (state.kind.startsWith('agent')) {

@@ -24,5 +24,8 @@ export type { AiretryInput, AiretryResult } from '../core/schemas/airetry-input'
 export type { GenerateInput, GenerateResult } from '../core/schemas/generate';
 export type { SendResult, SessionInput, SessionResult } from '../core/schemas/session';
 export type { HumanAction } from '../core/schemas/steering';
+export type { Verdict, Judge } from '../core/verdicts/verdict';
+export type { VerifyReport, ClaimCheck } from '../core/verdicts/claims';
+export { EXIT, type RunOutcome } from './runs/run-outcome';
 export type { RewindRecord, SessionTreeView } from '../core/session/message-tree';
 export type { ApprovalOutcome, PendingApproval } from '../core/steering/approvals';

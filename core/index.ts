@@ -20,3 +20,5 @@ export * from './hash/sha256';
 export * from './schemas/steering';
 export * from './steering/rewind-tree';
 export * from './session/message-tree';
+export * from './verdicts/verdict';
+export * from './verdicts/describe-verdict';

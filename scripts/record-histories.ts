@@ -15,7 +15,8 @@ import { llmConfigFromEnv } from '../activities/llm/llm-config';
 import { GroveClient } from '../client/grove-client';
 import { startDevServer } from '../client/temporal-server/dev-server';
 import { freePort } from '../client/temporal-server/ports';
-import { multiplicationChecker } from '../examples/evaluators/multiplication-checker';
+import { checkMultiplication, multiplicationChecker } from '../examples/evaluators/multiplication-checker';
+import { defineEvaluator } from '../activities/evaluators';
 import { exampleTools } from '../examples/tools';
 import { noteTool } from '../examples/tools/save-note';
 import { startModelServer } from '../model-server';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
       llm: llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge', sendCallKey: true }),
       store: new MemoryMessageStore(),
       tools: [...exampleTools, noteTool(join(dir, 'notes.jsonl'))],
-      evaluators: [multiplicationChecker],
+      evaluators: [multiplicationChecker, flakyChecker()],
     });
     const grove = new GroveClient(client, taskQueue);
     const runs: [string, () => Promise<{ workflowId: string }>][] = [
@@ -77,6 +78,11 @@ async function main(): Promise<void> {
       // (The fixtures above were recorded before that patch: keep them as they are.)
       ['generate-retry-window', () => grove.run('generate', { prompt: 'Say hi!', model: 'echo' }, { workflowId: 'generate-retry-window' })],
       ['agent-mcts-retry-window', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-retry-window' })],
+      // The color game where a later check's retry drew an answer an earlier check had not seen: swept again (grove-verified-checks).
+      // (airetry-color-game.json is a run recorded before that patch: keep it as is.)
+      ['airetry-color-game-swept', () => grove.run('airetry', { prompt: COLOR, system: 'Act as a helpful AI assistant (run s4a-airetry-010)', model: 'color-guesser', config: { nSamples: 2 }, apiKwargs: { n: 2 }, seed: 1, checks: [{ kind: 'maxWords', max: 1 }, { kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }] }, { workflowId: 'airetry-color-game-swept' })],
+      // A custom evaluator that returns NaN every other time: those evaluations fail, the search goes on (grove-evaluation-failures).
+      ['agent-mcts-evaluation-failures', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'flaky-checker' }, maxDepth: 8, seed: 1, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-evaluation-failures' })],
       ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
       ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
       ['session', () => steeredSession(grove)],
@@ -104,6 +110,12 @@ async function main(): Promise<void> {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The multiplication checker, except that every other evaluation returns NaN. */
+function flakyChecker() {
+  let calls = 0;
+  return defineEvaluator({ name: 'flaky-checker', run: (trajectory) => (calls++ % 2 === 0 ? { score: NaN } : checkMultiplication(trajectory)) });
 }
 
 /** A session that is steered every way: a tool call approved, feedback, a rewind, a model-invoked rewind, a close. */

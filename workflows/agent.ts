@@ -13,6 +13,7 @@ import { promptConversation } from '../core/schemas/prompt-conversation';
 import type { HumanAction } from '../core/schemas/steering';
 import { ApprovalBook } from '../core/steering/approvals';
 import { historyIsLong, workflowAgentPort } from './lib/agent-port';
+import { EVALUATION_FAILURES } from './lib/evaluator-port';
 import { approvalWaiter } from './lib/approvals';
 import { registerApprovals } from './lib/approve-update';
 import { steerSearch } from './lib/steer-search';
@@ -23,6 +24,7 @@ import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
 import { enforcePolicy } from './lib/operator-policy';
 import { boundedBudget } from '../core/policy/operator-policy';
+import { evaluatorVerdict, type Verdict } from '../core/verdicts/verdict';
 
 /** Change id: the LLM evaluator defaults to the run's model. */
 export const EVALUATOR_RUN_MODEL = 'grove-evaluator-run-model';
@@ -32,6 +34,7 @@ export const ANYTIME_BUDGET = 'grove-anytime-budget';
 export const ORDERED_ROUNDS = 'grove-ordered-rounds';
 /** Patch id: under a tight call budget an expansion is as wide as still lets the trajectory finish (MCTS, greedy). */
 export const PLANNED_WIDTH = 'grove-planned-width';
+
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');
 export const searchTreeTextQuery = defineQuery<string>('treeText');
@@ -118,7 +121,12 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       last = { step: p.step, bestScore: p.bestScore };
       showDetails();
     };
-    const search = (ctx = new SearchContext(current, options, port, { anytime: patched(ANYTIME_BUDGET), orderedRounds: patched(ORDERED_ROUNDS), plannedWidth: patched(PLANNED_WIDTH) }));
+    const search = (ctx = new SearchContext(current, options, port, {
+      anytime: patched(ANYTIME_BUDGET),
+      orderedRounds: patched(ORDERED_ROUNDS),
+      plannedWidth: patched(PLANNED_WIDTH),
+      evaluationFailures: patched(EVALUATION_FAILURES),
+    }));
     setHandler(searchTreeQuery, () => current.tree.toJSON());
     setHandler(searchTreeTextQuery, () => formatSearchTree(current.tree, { abandoned: true }));
     setHandler(searchProgressQuery, () => ({
@@ -182,6 +190,7 @@ function agentResult(
     answer: state.tree.node(outcome.bestId).data.output ? finalAnswer(messages) : undefined,
     score: outcome.score,
     isSolution: outcome.isSolution,
+    verdict: agentVerdict(options, state),
     bestNodeId: outcome.bestId,
     nodes: state.tree.size,
     stop: outcome.stop,
@@ -192,6 +201,12 @@ function agentResult(
     tree: includeTree(options.resultTree, state.tree.size) ? state.tree.toJSON() : undefined,
     treeText: formatSearchTree(state.tree, { bestId: outcome.bestId, maxNodes: RESULT_TEXT_NODES }),
   };
+}
+
+/** Who decided: the run's evaluator; for the LLM judge, which model, and whether it judged its own model's answers. */
+function agentVerdict(options: AgentOptions, state: SearchState): Verdict {
+  const judge = (options.evaluator as { model?: string }).model;
+  return evaluatorVerdict(options.evaluator.name, { answer: options.model, judge, reportedAnswer: state.models.answer, reportedJudge: state.models.judge });
 }
 
 /** `agent:<algorithm>` as far as an input that may be invalid says. */

@@ -1,5 +1,6 @@
 import { ApplicationFailure, patched, setCurrentDetails } from '@temporalio/workflow';
 import { callFromInput, runChecks, type CheckOutcome } from '../core/airetry/ready-made';
+import { callResult } from '../core/airetry/check-claims';
 import type { JudgeRunner } from '../core/airetry/checks';
 import { RetryBudgetError } from '../core/errors';
 import { AiretryInputSchema, type AiretryInput, type AiretryResult } from '../core/schemas/airetry-input';
@@ -17,11 +18,19 @@ import { enforcePolicy } from './lib/operator-policy';
 export const LINEAR_PATTERNS = 'grove-linear-patterns';
 /** Change id: extraction accepts ```json fences and quotes the schema in its feedback. */
 export const LENIENT_JSON = 'grove-lenient-json';
+/**
+ * Change id: the checks are swept until the returned answer passes them all (or the budget
+ * ends), a judge is asked once per answer, and JSON Schema array bounds hold without `items`;
+ * runs recorded before keep the single pass.
+ */
+export const VERIFIED_CHECKS = 'grove-verified-checks';
 
 /**
  * The ready-made self-fixing call for backend services: generate (or extract, or classify),
  * then run each check in order as an airetry round — check, feed back what was wrong, retry
- * from the most promising sample — within the retry budget. Every model call is an activity;
+ * from the most promising sample — within the retry budget, sweeping the checks again until the
+ * answer it returns passes every one (or the budget ends): what the result claims of each check
+ * holds for that answer, and says so with the evidence (`grove verify`). Every model call is an activity;
  * the tree, selection and backpropagation live in this workflow's state. People can steer it
  * while it runs (`rewind`, `feedback`, `stop` updates; see `steerCall`). With `fork`, it
  * continues another run's sample tree from one of its samples.
@@ -47,7 +56,10 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   // Patterns in checks and schemas are matched in linear time; runs recorded before keep their engine.
   const patterns = patched(LINEAR_PATTERNS) ? 'linear' : 'native';
   // Fenced JSON accepted and the schema quoted in feedback; runs recorded before keep the strict parser.
-  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), patterns, patched(LENIENT_JSON));
+  const lenientJson = patched(LENIENT_JSON);
+  // Claims about the returned answer only: checks swept until it passes them all; runs recorded before keep the single pass.
+  const behaviour = { patterns, lenientJson, verifiedChecks: patched(VERIFIED_CHECKS) } as const;
+  const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), behaviour);
   // A resume (`grove resume --model ... --max-calls ...`) changes the model and budget of the rounds still to come.
   onResume((overrides) => {
     if (overrides.model !== undefined) call.model = overrides.model;
@@ -61,7 +73,8 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   try {
     const resuming = resumePoint();
     if (resuming) await resuming;
-    outcomes = await runChecks(call, input, judge, (o) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length }), patterns);
+    const progress = (o: { passed: boolean }[]) => reportRun({ bestScore: o.filter((x) => x.passed).length / input.checks.length });
+    outcomes = await runChecks(call, input, judge, progress, behaviour);
   } catch (err) {
     steering.finish('the run has ended');
     if (RetryBudgetError.isInstance(err)) {
@@ -71,18 +84,10 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
   steering.finish(call.stopped ? `the run was stopped by ${call.stopped.by}` : 'the run has ended');
-  const success = outcomes.every((o) => o.passed);
-  reportRun({ status: success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens });
+  const result = callResult(call, outcomes);
+  reportRun({ status: result.success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens });
   return {
-    output: call.output,
-    success,
-    checks: outcomes,
-    activeSampleId: call.activeSampleId,
-    conversation: call.conversation,
-    calls: call.config.calls,
-    retries: call.config.retries,
-    usage: call.usage,
-    tree: call.samples.toJSON(),
+    ...result,
     treeText: treeText(call, false),
     ...(call.stopped ? { stopped: call.stopped } : {}),
     ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),

@@ -1,6 +1,6 @@
 import { testScore } from '../core/code/code-outcome';
 import { patched, setCurrentDetails } from '@temporalio/workflow';
-import { AICall } from '../core/airetry/ai-call';
+import { AICall, callSummary } from '../core/airetry/ai-call';
 import { textOutput } from '../core/airetry/output-parsers';
 import { runCodeFixer } from '../core/code/code-fixer';
 import { CodeFixerInputSchema, type CodeFixerInput, type CodeFixerResult } from '../core/schemas/code-fixer-input';
@@ -65,15 +65,12 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
   reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best });
   return {
     success: fixed.success,
+    // The tests decided; without tests nothing checked what the code does: running without an error is not verified.
+    verdict: { by: 'tests', verified: input.testCode !== undefined && input.testCode.trim() !== '' },
     code: fixed.code,
     outcome: fixed.outcome,
     attempts: fixed.attempts.map((a) => ({ sampleId: a.sampleId, ok: a.outcome.ok, kind: a.outcome.error?.kind, tests: a.outcome.tests })),
-    activeSampleId: call.activeSampleId,
-    conversation: call.conversation,
-    calls: call.config.calls,
-    retries: call.config.retries,
-    usage: call.usage,
-    tree: call.samples.toJSON(),
+    ...callSummary(call),
     treeText: treeText(call, false),
   };
 }

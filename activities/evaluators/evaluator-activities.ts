@@ -11,6 +11,7 @@ import type { MessageStore } from '../store/message-store';
 import { resolveConversation } from '../store/resolve-conversation';
 import { defineEvaluator, LLM_EVALUATOR_NAME, runEvaluator, type EvaluatorDefinition } from './define-evaluator';
 import { EvaluatorFailure } from './evaluator-failures';
+import { secretRedactor } from '../secrets/secret-redactor';
 import { evaluateWithLlm, type LlmEvaluatorSpec } from './llm-evaluator';
 
 export interface EvaluatorActivityDeps {
@@ -21,6 +22,8 @@ export interface EvaluatorActivityDeps {
   store: MessageStore;
   /** An `openai` client to use instead of one built from `llm` (tests, custom fetch). */
   client?: OpenAI;
+  /** Blanks known secrets out of evaluations (reasoning, why one failed) before they are stored (default: the worker environment's). */
+  redact?: (text: string) => string;
 }
 
 const NO_USAGE = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -51,6 +54,7 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
     if (registry.has(def.name)) throw new InvalidConfigError(`two evaluators are named "${def.name}": evaluator names must be unique`);
     registry.set(def.name, def);
   }
+  const redact = deps.redact ?? secretRedactor();
   let client = deps.client;
   const openai = () => (client ??= createOpenAIClient(llm));
 
@@ -59,7 +63,7 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
     // when the evaluation itself was recorded before (the workflow counts them as stored).
     const trajectory = await resolveConversation(store, input.trajectory);
     // A finished evaluation is recorded under its call key: not paid for twice after a worker crash or a reset.
-    return callOnce(store, 'groveEvaluate', input, () => evaluate(input, trajectory));
+    return callOnce(store, 'groveEvaluate', input, async () => redacted(await evaluate(input, trajectory)));
   }
 
   async function evaluate(input: EvaluateInput, trajectory: Message[]): Promise<EvaluateResult> {
@@ -76,6 +80,11 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
     const options = ('options' in evaluator && evaluator.options) || {};
     const out = await withHeartbeats(llm.heartbeatIntervalMs, { evaluator: def.name }, () => runEvaluator(def, trajectory, { options, signal }));
     return { score: out.score, reasoning: out.reasoning ?? '', usage: { ...NO_USAGE } };
+  }
+
+  /** An evaluation without known secrets in what it says (a judge or evaluator may repeat one it saw). */
+  function redacted(result: EvaluateResult): EvaluateResult {
+    return { ...result, reasoning: redact(result.reasoning), ...(result.failed !== undefined ? { failed: redact(result.failed) } : {}) };
   }
 
   function registered(name: string): EvaluatorDefinition {

@@ -33,7 +33,7 @@ export const DEFAULT_EVALUATOR_PROMPT = [
 /**
  * Strict json_schema for `{reasoning, score}`. The 0-10 range is stated in the description, not
  * as `minimum`/`maximum`: not every OpenAI-compatible server's constrained decoding supports
- * those keywords, and out-of-range scores are clamped anyway (see `parseEvaluation`).
+ * those keywords, and an out-of-range score makes the sample malformed anyway (see `parseEvaluation`).
  */
 export const EVALUATION_RESPONSE_FORMAT = {
   type: 'json_schema',
@@ -83,8 +83,9 @@ export const CUT_OFF_INSTRUCTION = 'Your previous answer was cut off before the 
  * `n = nSamples`, the prompt as system message and the trajectory rendered as text
  * (`renderTrajectory`), a strict json_schema for `{reasoning, score}`, temperature 0.7 and
  * max_tokens 1024 (a sample cut off before its score is asked again once, told to be brief). Each sample
- * is read by `parseEvaluation` (malformed answers are repaired or default to 5/10, never fail the
- * search); the score is the mean (`combineEvaluations`). Model
+ * is read by `parseEvaluation` (malformed answers are repaired or default to 5/10, never 1.0;
+ * when no sample has a usable score the evaluation is `failed`); the score is the mean
+ * (`combineEvaluations`). Model
  * errors are classified like chat calls (`classifyLlmError`): 401/404 fail fast, 429/5xx retry.
  * `n` is sent only when above 1 (1 is every provider's default, and a few servers reject the
  * field); a provider that ignores `n` and returns fewer choices is scored on the choices it returned.
@@ -136,7 +137,7 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
     });
     usage = addUsage(usage, usageOf(again.response?.usage));
   }
-  return { ...combineEvaluations(parsed), usage };
+  return { ...combineEvaluations(parsed), usage, model: response.model || model };
 }
 
 /** The sample's text: its content, else the arguments of a tool call (a provider that forces one), else a refusal. */

@@ -4,6 +4,7 @@ import { withConversation } from '../../core/hash/with-conversation';
 import type { SessionPort } from '../../core/session/run-turn';
 import type { ApprovalAsk, ApprovalOutcome } from '../../core/steering/approvals';
 import type { GroveActivities } from '../grove-activities';
+import { failedEvaluation } from '../evaluators/evaluator-failures';
 
 /**
  * The ports of grove's algorithms, implemented by calling the activities as plain functions in
@@ -21,7 +22,8 @@ export function inProcessAgentPort(activities: GroveActivities, opts: { nowMs?: 
     activeTools: (input) => activities.groveActiveTools(input),
     chat: (input) => activities.llmChat(input),
     runTool: (input) => activities.groveRunTool(input),
-    evaluate: (input) => activities.groveEvaluate(input),
+    // As in a workflow: a custom evaluator's bad score or throw fails that evaluation, not the search.
+    evaluate: (input) => activities.groveEvaluate(input).catch((err: unknown) => failedEvaluation(err) ?? Promise.reject(err)),
     resolvePath: (path) => activities.groveResolvePath({ path }),
     nowMs: opts.nowMs ?? (() => Date.now()),
   };

@@ -13,6 +13,8 @@ import type { LlmConfig } from './llm-config';
 import { createOpenAIClient } from './openai-client';
 import { compatCompletion } from './compat-completion';
 import { ProviderCompat, sharedCompat } from './provider-compat';
+import { secretRedactor } from '../secrets/secret-redactor';
+import { redactMessage } from '../secrets/redact-message';
 
 export interface LlmActivityDeps {
   config: LlmConfig;
@@ -21,6 +23,8 @@ export interface LlmActivityDeps {
   client?: OpenAI;
   /** What servers were found to refuse (shared by a worker's activities; default: a new one, preset from GROVE_LLM_COMPAT). */
   compat?: ProviderCompat;
+  /** Blanks known secrets out of model answers before they are stored (default: the worker environment's, `secretRedactor`). */
+  redact?: (text: string) => string;
 }
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
@@ -43,6 +47,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
   const { config, store } = deps;
   const client = deps.client ?? createOpenAIClient(config);
   const compat = deps.compat ?? sharedCompat();
+  const redact = deps.redact ?? secretRedactor();
 
   async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
     const conversation = await resolveConversation(store, input.conversation);
@@ -64,7 +69,8 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       );
     }
     const choices: ChatChoice[] = response.choices.map((choice, i) => {
-      const message = fromWire(choice.message, input.runId, choice.index ?? i);
+      // Known secrets never reach the store, the history or a result, in any obvious encoding.
+      const message = redactMessage(fromWire(choice.message, input.runId, choice.index ?? i), redact);
       return { message, ref: messageRef(message), finishReason: choice.finish_reason ?? 'stop' };
     });
     await store.put(Object.fromEntries(choices.map((c) => [c.ref, c.message])), currentOwner());

@@ -1,28 +1,41 @@
+import { secretEncodings } from './secret-encodings';
+
 /**
  * Known secret values of a worker, and a function that blanks them out of text. Tools and
- * evaluators run in the worker's process and can read its environment; whatever they return is
- * stored and travels through history, so known secrets are removed from tool outputs and from
- * activity errors before anything is recorded.
+ * evaluators run in the worker's process and can read its environment, and a model may have
+ * seen a key somewhere and repeat it; whatever they return is stored (the message store, run
+ * histories, results) and shown (the CLI, the viewer), so known secrets are removed from model
+ * answers, evaluator reasoning, tool outputs and activity errors before anything is recorded.
  *
  * Known = the values of `OPENAI_API_KEY`, `TEMPORAL_API_KEY`, every variable whose name says it
  * holds one (`…KEY`, `…TOKEN`, `…SECRET`, `…PASSWORD`, `…CREDENTIAL…`), the variables listed in
  * `GROVE_SECRET_ENV` (comma-separated), and the passwords inside URL-valued variables
  * (`postgres://user:pw@…`), plus the `more` given (e.g. the keys the worker hands its MCP
  * servers). Values shorter than 8 characters are not treated as secrets (they would blank
- * common words).
+ * common words). Each value is found as is and in its obvious encodings (see
+ * `secretEncodings`: base64 in both alphabets, padded or not, at any alignment inside a longer
+ * base64 text; hex; URL-encoding; reversed): `[redacted NAME]`, or `[redacted NAME as base64]`.
  *
  * @example
  * const redact = secretRedactor(process.env);
  * redact(`key is ${process.env.OPENAI_API_KEY}`) // 'key is [redacted OPENAI_API_KEY]'
  */
 export function secretRedactor(env: NodeJS.ProcessEnv = process.env, more: { name: string; value: string }[] = []): (text: string) => string {
-  const secrets = [...knownSecrets(env), ...more].sort((a, b) => b.value.length - a.value.length);
-  if (secrets.length === 0) return (text) => text;
-  return (text) => {
-    let out = text;
-    for (const { name, value } of secrets) if (out.includes(value)) out = out.split(value).join(`[redacted ${name}]`);
-    return out;
-  };
+  const labels = new Map<string, string>();
+  for (const { name, value } of [...knownSecrets(env), ...more]) {
+    for (const { text, encoding } of secretEncodings(value)) {
+      if (!labels.has(text)) labels.set(text, encoding === 'exact' ? name : `${name} as ${encoding}`);
+    }
+  }
+  if (labels.size === 0) return (text) => text;
+  // One pass; the longest needle first, so a whole encoding wins over a part of it at the same place.
+  const needles = [...labels.keys()].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(needles.map(escapeRegExp).join('|'), 'g');
+  return (text) => (typeof text === 'string' ? text.replace(pattern, (found) => `[redacted ${labels.get(found)}]`) : text);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const SECRET_NAME = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(?:_|$)/i;

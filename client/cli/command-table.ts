@@ -47,16 +47,33 @@ grove run agent --input FILE.json [common options]
   Starts a run on the Temporal server (see \`grove help connect\`), waits — showing live progress —
   and prints the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
   The input is checked before anything starts; a bad field is named and no run is created.
-  Exit code: 0 when the run succeeded (an answer / all checks passed / a solution), 3 when it
-  finished without one, 1 when it failed (--json prints JSON then too), 2 for a usage mistake.`,
+  The verdict line says who decided: tests, deterministic checks, a custom evaluator, or an LLM
+  judge — which model, and whether it judged its own answer ("judged solved by smollm2, the model
+  that wrote it; not verified").
+  Exit code: 0 when the run succeeded and it is verified (an answer / all checks passed / a
+  solution decided by tests, deterministic checks or a custom evaluator), 4 when it claims success
+  that only an LLM judged (not verified), 3 when it finished without one, 1 when it failed
+  (--json prints JSON then too), 2 for a usage mistake.`,
     load: async () => (require('./commands/run') as typeof import('./commands/run')).runCommand,
   },
   'result': {
     help: `grove result WORKFLOW_ID [--json]
   Prints a run's result (waiting for it to end): the answer, whether it succeeded, its tree.
   --json prints one JSON object, also for a run that failed ({"status":"failed","error":{...}}).
-  Exit code: 0 succeeded, 3 finished without a solution, 1 failed/cancelled/terminated/timed out.`,
+  Exit code: 0 succeeded (verified), 4 succeeded as only an LLM judged it (not verified), 3 finished
+  without a solution, 1 failed/cancelled/terminated/timed out.`,
     load: async () => (require('./commands/result') as typeof import('./commands/result')).resultCommand,
+  },
+  'verify': {
+    help: `grove verify WORKFLOW_ID [--json]
+  Re-checks what a finished run claims from what Temporal stored (its input and result), with no
+  worker and no model: airetry — every deterministic check computed again on the returned answer,
+  against each claim and its evidence (sample, hash of the text), and success from them; agent —
+  the answer, the solution rule, the score in the tree; code fixer — success from the tally. A
+  claim it cannot recompute is listed with who decided it ("judged by <model>, not recomputable";
+  a custom evaluator or sandboxed tests, which run on workers).
+  Exit code: 0 when every recomputed claim holds, 1 when one does not (named), 2 usage mistake.`,
+    load: async () => (require('./commands/verify') as typeof import('./commands/verify')).verifyCommand,
   },
   'list': {
     help: `grove list [--status STATUS] [--kind KIND] [--limit N] [--query Q] [--json]

@@ -1,10 +1,10 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { randomUUID } from 'node:crypto';
 import { forkOrigin, type ForkOptions } from '../../core/runs/fork';
 import { unsupportedOverrides, withOverrides, type RunOverrides } from '../../core/runs/run-overrides';
 import { SampleTree } from '../../core/tree/sample-tree';
 import type { AgentNode } from '../../core/agents/agent-node';
+import { runInput } from './run-input';
 
 /** Why a fork cannot start, in words that say what to do instead. Exit code 2 in the CLI. */
 export class CannotForkError extends Error {
@@ -50,7 +50,10 @@ export async function prepareFork(client: Client, parentId: string, opts: ForkRu
   const bad = unsupportedOverrides(kind, opts.overrides ?? {});
   if (bad.length > 0) throw new CannotForkError(`a fork of an ${kind} run cannot change ${bad.join(', ')}`);
   const run = client.workflow.getHandle(parentId, description.runId);
-  const [parentInput, treeJson] = await Promise.all([runInput(client, run), runTree(run, description.status.name)]);
+  const [parentInput, treeJson] = await Promise.all([
+    runInput(client, run).catch((err: Error) => Promise.reject(new CannotForkError(err.message))),
+    runTree(run, description.status.name),
+  ]);
   const tree = SampleTree.fromJSON<unknown>(treeJson);
   if (!tree.has(opts.nodeId)) {
     throw new CannotForkError(`${parentId} has no node n${opts.nodeId} (its tree has ${tree.size} nodes; \`grove tree ${parentId}\` shows them)`);
@@ -72,15 +75,6 @@ function checkForkable(kind: 'agent' | 'airetry', tree: SampleTree<unknown>, nod
     if (data.output) throw new CannotForkError(`n${nodeId} is a finished answer: fork from its parent n${node.parent} to search again from there`);
     if (data.ref === undefined) throw new CannotForkError(`n${nodeId} was compacted away at a handover (a finished leaf): fork from its parent n${node.parent}`);
   }
-}
-
-/** The run's input, from the first event of its history (a continued run gets the same input). */
-async function runInput(client: Client, run: WorkflowHandle): Promise<Record<string, unknown>> {
-  const history = await run.fetchHistory();
-  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  const [input] = await decodeArrayFromPayloads(client.options.loadedDataConverter, started?.input?.payloads ?? []);
-  if (input === null || typeof input !== 'object') throw new CannotForkError(`cannot read the input of ${run.workflowId} from its history`);
-  return input as Record<string, unknown>;
 }
 
 /** The run's tree: from its result when it completed with one, else by the `tree` query. */

@@ -3,10 +3,13 @@ import { runState, type RunState } from './run-state';
 
 /**
  * grove's exit codes, for `grove run`, `grove result` and `grove resume`: 0 only when the run
- * succeeded (an answer, every check passed, a solution found), 3 when it finished without a
- * solution, 1 when it failed (or was cancelled, terminated or timed out), 2 for a usage mistake.
+ * succeeded and nothing but tests, deterministic checks or a custom evaluator decided it (or it
+ * made no claim to check: a `generate` answer), 4 when it claims success that only a model
+ * judged (an LLM judge — perhaps the very model that answered; not verified), 3 when it finished
+ * without a solution, 1 when it failed (or was cancelled, terminated or timed out), 2 for a usage
+ * mistake. A script that checks for 0 never takes a model's opinion for a verified success.
  */
-export const EXIT = { succeeded: 0, failed: 1, usage: 2, unsolved: 3 } as const;
+export const EXIT = { succeeded: 0, failed: 1, usage: 2, unsolved: 3, unverified: 4 } as const;
 
 /** How a finished run ended, with its result when it completed. */
 export interface RunOutcome {
@@ -15,6 +18,8 @@ export interface RunOutcome {
   result?: unknown;
   /** Whether it found what it was asked for: `generate` answered, `airetry` passed every check, `agent` found a solution. */
   solved: boolean;
+  /** Whether that success is verified: decided by tests, deterministic checks or a custom evaluator, not by a model's opinion. */
+  verified: boolean;
   exitCode: (typeof EXIT)[keyof typeof EXIT];
 }
 
@@ -30,6 +35,27 @@ export function isSolved(result: unknown): boolean {
   if (typeof r?.success === 'boolean') return r.success;
   if (typeof r?.isSolution === 'boolean') return r.isSolution;
   return true;
+}
+
+/**
+ * Whether a result's success can be taken as verified: a result that claims one (`success`,
+ * `isSolution`) must carry a verdict that is `verified`; a result without such a claim
+ * (generate) has nothing to verify. A claim without a verdict (a run from before grove recorded
+ * who decided) is not verified.
+ *
+ * @example
+ * isVerified({ isSolution: true, verdict: { by: 'judge', model: 'smollm2', selfJudged: true, verified: false } }); // false
+ */
+export function isVerified(result: unknown): boolean {
+  const r = result as { success?: unknown; isSolution?: unknown; verdict?: { verified?: unknown } } | null;
+  const claims = typeof r?.success === 'boolean' || typeof r?.isSolution === 'boolean';
+  return !claims || r?.verdict?.verified === true;
+}
+
+/** The exit code of a completed run's result (see {@link EXIT}). */
+export function exitCodeOf(result: unknown): RunOutcome['exitCode'] {
+  if (!isSolved(result)) return EXIT.unsolved;
+  return isVerified(result) ? EXIT.succeeded : EXIT.unverified;
 }
 
 /**
@@ -49,7 +75,6 @@ export async function runOutcome(client: Client, workflowId: string): Promise<Ru
     if (!(err instanceof WorkflowFailedError)) throw err;
   }
   const state = await runState(client, workflowId);
-  if (!completed) return { state, solved: false, exitCode: EXIT.failed };
-  const solved = isSolved(result);
-  return { state, result, solved, exitCode: solved ? EXIT.succeeded : EXIT.unsolved };
+  if (!completed) return { state, solved: false, verified: false, exitCode: EXIT.failed };
+  return { state, result, solved: isSolved(result), verified: isVerified(result), exitCode: exitCodeOf(result) };
 }

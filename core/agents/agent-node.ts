@@ -30,6 +30,8 @@ export interface AgentNode {
   toolErrors?: number;
   /** The evaluator's reasoning, shortened. */
   reasoning?: string;
+  /** Why its evaluation failed (shortened): the node is then never a solution. */
+  evaluationFailed?: string;
   /** MCTS: this node lies on a solved trajectory. */
   solved?: boolean;
 }

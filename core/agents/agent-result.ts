@@ -6,6 +6,7 @@ import type { HumanAction } from '../schemas/steering';
 import type { AgentNode } from './agent-node';
 import type { Algorithm } from './agent-options';
 import type { SearchCounters, SearchStop } from './search-state';
+import { VerdictSchema, type Verdict } from '../verdicts/verdict';
 
 /** What a search agent returns (Saplings' `(messages, score, is_solution)`, plus how it got there). */
 export interface AgentResult {
@@ -17,6 +18,8 @@ export interface AgentResult {
   answer?: string;
   score: number;
   isSolution: boolean;
+  /** Who decided `isSolution` and `score`: the run's evaluator (an LLM judge, tests, a custom evaluator). */
+  verdict?: Verdict;
   bestNodeId: number;
   /** Nodes in the search tree, the prompt included. */
   nodes: number;
@@ -43,6 +46,7 @@ export const AgentResultSchema = z.object({
   answer: z.string().optional().describe('The final answer: the text reply, or the argument of the terminal tool call; absent when the best trajectory did not finish.'),
   score: z.number().describe("The best trajectory's evaluation, 0-1."),
   isSolution: z.boolean().describe('Whether it is a solution (score at least `threshold`, and a finished answer).'),
+  verdict: VerdictSchema.optional().describe("Who decided `isSolution` and `score`: an LLM judge ('judge', which model, whether it judged its own model's answer), tests ('tests') or a custom evaluator ('evaluator')."),
   bestNodeId: z.number().int().describe('Its node in `tree` (fork from a node with `grove fork --node N`).'),
   nodes: z.number().int().describe('Nodes in the search tree, the prompt included.'),
   stop: z
@@ -57,6 +61,7 @@ export const AgentResultSchema = z.object({
       toolRuns: z.number().int().describe('Tool runs.'),
       toolErrors: z.number().int().describe('Tool runs that returned an error to the model.'),
       evaluations: z.number().int().describe('Evaluations.'),
+      evaluationFailures: z.number().int().optional().describe('Evaluations that failed (the evaluator threw or gave no valid score); their nodes are never solutions.'),
       reflections: z.number().int().describe('Reflections written (MCTS).'),
       expansions: z.number().int().describe('Nodes expanded.'),
       steps: z.number().int().describe('Search steps.'),

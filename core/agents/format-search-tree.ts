@@ -13,6 +13,7 @@ import type { AgentNode } from './agent-node';
  * ```
  * With `abandoned`, the branches rewinds abandoned follow each node's live children, every
  * line marked `[abandoned]` (what `grove tree` prints).
+ * (`[evaluation failed]`: the evaluator threw or gave no valid score for that step.)
  *
  * @example
  * console.log(formatSearchTree(state.tree, { bestId }));
@@ -37,6 +38,7 @@ function line(node: TreeNode<AgentNode>, bestId: number | undefined): string {
   parts.push(`→ ${node.data.preview ?? ''}`);
   if (node.data.output) parts.push('[output]');
   if (node.data.toolErrors) parts.push(`[${node.data.toolErrors} tool error${node.data.toolErrors === 1 ? '' : 's'}]`);
+  if (node.data.evaluationFailed) parts.push('[evaluation failed]');
   return parts.join(' ');
 }
 

@@ -16,6 +16,7 @@ export interface TerminationRules {
  * - an **output** node holds a text answer, or a call to a terminal tool;
  * - the agent **can generate output** when some tool is terminal or tool use is optional (`auto`);
  * - a **solution** scores at least the threshold and — when the agent can generate output — is an output node;
+ *   a node whose evaluation failed (the evaluator threw or gave no valid score) is never one;
  * - a node is **terminal** when it is a solution, an output node, or at the maximum depth.
  */
 export function isOutputMessage(message: AssistantMessage, specs: ToolSpec[]): boolean {
@@ -29,7 +30,7 @@ export function canGenerateOutput(rules: TerminationRules): boolean {
 }
 
 export function isSolution(node: TreeNode<AgentNode>, rules: TerminationRules): boolean {
-  if (node.parent === null || node.score === undefined || node.score < rules.threshold) return false;
+  if (node.parent === null || node.score === undefined || node.score < rules.threshold || node.data.evaluationFailed !== undefined) return false;
   return !canGenerateOutput(rules) || node.data.output === true;
 }
 

@@ -1,6 +1,7 @@
 import { ALGORITHM_IMPLEMENTATIONS } from './algorithms';
 import { bestNode, maxScore } from './best-node';
 import { StopSearch, type SearchContext } from './search-context';
+import { giveUpIfAllFailed } from './evaluation-failures';
 import type { SearchStop } from './search-state';
 
 export interface SearchOutcome {
@@ -50,6 +51,7 @@ export async function runSearch(
       step: ctx.state.counters.steps,
     });
   }
+  if (ctx.behaviour.evaluationFailures) giveUpIfAllFailed(ctx.state, ctx.options.evaluator.name, undefined, true);
   return outcome(ctx);
 }
 

@@ -20,6 +20,7 @@ import { markWritten, refOf, trajectoryInput } from './path-book';
 import { endsTrajectory, isOutputMessage, isSolution, isTerminal, type TerminationRules } from './predicates';
 import type { SearchState, SearchStateJSON, SearchStop } from './search-state';
 import { bestNode } from './best-node';
+import { evaluationData, noteEvaluation } from './evaluation-failures';
 
 /**
  * Changes to how a search spends, each of which a workflow turns on behind a patch so runs
@@ -47,6 +48,12 @@ export interface SearchBehaviour {
    * task's real depth is not known.
    */
   plannedWidth: boolean;
+  /**
+   * A failed evaluation (a custom evaluator's bad score or throw, an LLM judge with no usable
+   * score) fails that node, not the search: it is recorded on the node, which is never a
+   * solution; the run fails, naming the evaluator, only when every evaluation failed.
+   */
+  evaluationFailures: boolean;
 }
 
 /** Thrown inside a step when the budget cannot pay for what comes next; the search then ends with its best node so far. */
@@ -94,7 +101,7 @@ export class SearchContext {
     readonly port: AgentPort,
     behaviour: Partial<SearchBehaviour> = {},
   ) {
-    this.behaviour = { anytime: true, orderedRounds: true, plannedWidth: true, ...behaviour };
+    this.behaviour = { anytime: true, orderedRounds: true, plannedWidth: true, evaluationFailures: true, ...behaviour };
     this.rules = { threshold: options.threshold, maxDepth: options.maxDepth, toolChoice: options.toolChoice, specs: state.specs };
   }
 
@@ -324,6 +331,7 @@ export class SearchContext {
       `expand n${nodeId} (depth ${depth}): ${k} candidate${k === 1 ? '' : 's'}${!evaluate && this.evaluates() ? ', evaluated only if it ends the trajectory (budget plan)' : k < this.bFactor ? ' (the rest of the budget)' : ''}`,
     );
     markWritten(this.tree, nodeId, input);
+    this.state.models.answer = result.model;
     this.state.counters.llmCalls += 1;
     this.state.counters.expansions += 1;
     this.spend(result.usage);
@@ -412,7 +420,7 @@ export class SearchContext {
     const evaluation = await this.runEvaluation(input, `evaluate n${nodeId}`);
     markWritten(this.tree, nodeId, input);
     this.tree.setScore(nodeId, compactScore(evaluation.score));
-    this.tree.setData(nodeId, { ...this.node(nodeId).data, reasoning: shorten(evaluation.reasoning, REASONING_CHARS) });
+    this.tree.setData(nodeId, { ...this.node(nodeId).data, ...evaluationData(evaluation) });
   }
 
   private async buildChild(nodeId: number, message: AssistantMessage, assistantRef: Ref, offered: string[], label: string, evaluate: boolean) {
@@ -441,7 +449,7 @@ export class SearchContext {
       markWritten(this.tree, nodeId, input);
       delete data.pending;
       delete data.inline;
-      data.reasoning = shorten(evaluation.reasoning, REASONING_CHARS);
+      Object.assign(data, evaluationData(evaluation));
     }
     return { data, evaluation };
   }
@@ -468,7 +476,8 @@ export class SearchContext {
     this.state.counters.evaluations += 1;
     if (this.options.evaluator.name === 'llm') this.state.counters.llmCalls += 1;
     this.spend(evaluation.usage);
-    return evaluation;
+    const failed = noteEvaluation(this.state, this.options.evaluator.name, evaluation, this.behaviour.evaluationFailures);
+    return failed === undefined ? { ...evaluation, failed: undefined } : { ...evaluation, failed };
   }
 
   private async offeredTools(nodeId: number): Promise<string[]> {
@@ -518,9 +527,7 @@ export function previewOf(message: AssistantMessage): string {
   return shorten(text, 40);
 }
 
-/** Node state stays small (it travels through continue-as-new): scores in [0, 1] to 4 decimals, short texts. */
-const REASONING_CHARS = 100;
-
+/** Node state stays small (it travels through continue-as-new): scores in [0, 1] to 4 decimals (texts: see `evaluationData`). */
 function compactScore(x: number): number {
   return Number.isFinite(x) ? Math.round(Math.min(1, Math.max(0, x)) * 1e4) / 1e4 : 0;
 }

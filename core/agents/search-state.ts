@@ -17,6 +17,14 @@ export interface SearchCounters {
   expansions: number;
   steps: number;
   handovers: number;
+  /** Evaluations that failed (a custom evaluator's bad score or throw, an LLM judge with no usable score). */
+  evaluationFailures?: number;
+}
+
+/** The models a search has heard from, as the provider named them: who answered, and who judged. */
+export interface SearchModels {
+  answer?: string;
+  judge?: string;
 }
 
 export type StopKind = 'solved' | 'exhausted' | 'maxRollouts' | 'maxCalls' | 'maxTokens' | 'maxCost' | 'deadline' | 'maxGenerations' | 'stopped';
@@ -36,6 +44,7 @@ export class SearchState {
   costUsd = 0;
   counters: SearchCounters = { llmCalls: 0, toolRuns: 0, toolErrors: 0, evaluations: 0, reflections: 0, expansions: 0, steps: 0, handovers: 0 };
   reflections: string[] = [];
+  models: SearchModels = {};
   algo: Record<string, unknown> = {};
   solutionId?: number;
   stop?: SearchStop;
@@ -88,6 +97,7 @@ export class SearchState {
       costUsd: this.costUsd,
       counters: this.counters,
       reflections: this.reflections,
+      ...(this.models.answer !== undefined || this.models.judge !== undefined ? { models: this.models } : {}),
       algo: this.algo,
       solutionId: this.solutionId,
       ...(this.origin !== undefined ? { origin: this.origin } : {}),
@@ -100,6 +110,7 @@ export class SearchState {
     state.costUsd = json.costUsd;
     state.counters = { ...json.counters };
     state.reflections = [...json.reflections];
+    state.models = { ...json.models };
     state.algo = json.algo;
     state.solutionId = json.solutionId;
     state.origin = json.origin;
@@ -115,6 +126,7 @@ export interface SearchStateJSON {
   costUsd: number;
   counters: SearchCounters;
   reflections: string[];
+  models?: SearchModels;
   algo: Record<string, unknown>;
   solutionId?: number;
   origin?: number;

@@ -141,3 +141,21 @@ export class AICall<T = string> {
     return last?.role === 'assistant' ? this.parser.parse(last) : undefined;
   }
 }
+
+/**
+ * What a ready-made run (airetry, code fixer) returns about its call: the chosen sample, its
+ * conversation, the counters and the whole tree (compact JSON).
+ *
+ * @example
+ * return { success, ...callSummary(call), treeText };
+ */
+export function callSummary<T>(call: AICall<T>) {
+  return {
+    activeSampleId: call.activeSampleId,
+    conversation: call.conversation,
+    calls: call.config.calls,
+    retries: call.config.retries,
+    usage: call.usage,
+    tree: call.samples.toJSON() as unknown,
+  };
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compilePattern, UnsupportedPatternError, type SafePattern } from './safe-pattern';
+import { withArrayItems } from './schema-arrays';
 
 /** Where a pattern applies in a JSON value: object properties, array items, additional properties. */
 type Step = { prop: string } | { items: true } | { additional: string[] };
@@ -80,13 +81,16 @@ function check(rule: PatternRule, value: unknown, steps: Step[], at: string): st
 /**
  * A zod schema from a user's JSON Schema whose string patterns are matched in linear time
  * (`splitSchemaPatterns`); `native` keeps zod's own (backtracking) matching, for runs recorded
- * before grove matched patterns in linear time.
+ * before grove matched patterns in linear time. With `arrayBounds` (default; off only for runs
+ * recorded before `grove-verified-checks`), `minItems`/`maxItems`/`uniqueItems` hold on arrays
+ * without `items` too (see `withArrayItems`).
  *
  * @throws UnsupportedPatternError (a pattern RE2 cannot match or grove cannot place) or zod's error (not a usable JSON Schema).
  * @example
  * zodFromJsonSchema({ type: 'string', pattern: '^y' }).safeParse('yellow').success // true
  */
-export function zodFromJsonSchema(json: Record<string, unknown>, engine: 'linear' | 'native' = 'linear'): z.ZodType {
+export function zodFromJsonSchema(raw: Record<string, unknown>, engine: 'linear' | 'native' = 'linear', arrayBounds = true): z.ZodType {
+  const json = arrayBounds ? (withArrayItems(raw) as Record<string, unknown>) : raw;
   if (engine === 'native') return z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]);
   const { schema, problems } = splitSchemaPatterns(json);
   return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]).superRefine((value, ctx) => {

@@ -78,6 +78,13 @@ export interface EvaluateResult {
   samples?: number[];
   /** Some sample was malformed and its score was repaired or defaulted (see the evaluator's rule). */
   repaired?: boolean;
+  /**
+   * The evaluation failed, and why: a custom evaluator threw or returned no valid score, or an
+   * LLM judge gave no usable score in any sample. The node it scores is never a solution.
+   */
+  failed?: string;
+  /** The judging model as the provider named it (the LLM evaluator). */
+  model?: string;
   usage: Usage;
 }
 

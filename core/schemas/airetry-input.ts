@@ -4,6 +4,7 @@ import { RetryConfigSchema } from './retry-config';
 import { PromptInputSchema } from './generate';
 import { MessageSchema, UsageSchema } from './messages';
 import { ForkOriginSchema } from '../runs/fork';
+import { JudgeSchema, VerdictSchema } from '../verdicts/verdict';
 
 /**
  * Input of the ready-made `airetry` workflow: a prompt, the model and its options, the retry
@@ -51,16 +52,20 @@ export type AiretryInput = z.input<typeof AiretryInputSchema>;
 
 export const CheckOutcomeSchema = z.object({
   name: z.string().describe('The check: its `name`, else `<kind>#<index>`.'),
-  passed: z.boolean().describe('Whether the final answer passes it.'),
-  skipped: z.boolean().optional().describe('The run was stopped by a person before this check ran.'),
+  kind: z.string().optional().describe("The check's kind (`regex`, `lowercase`, `llmJudge`...); absent in runs from before grove recorded it."),
+  passed: z.boolean().describe('Whether the returned answer passes it (an `llmJudge` check: its judge said yes to that very answer).'),
+  skipped: z.boolean().optional().describe('Not decided: the run was stopped by a person before a judge looked at the returned answer.'),
+  sampleId: z.number().int().optional().describe('The sample whose answer was checked: `activeSampleId`, the returned one.'),
+  outputSha256: z.string().optional().describe('SHA-256 (hex) of the answer text that was checked (the text, or a tool call\'s arguments), so `grove verify` can tell it checks the same answer.'),
+  judge: JudgeSchema.optional().describe('`llmJudge` checks: the model that judged, and whether it judged its own answer.'),
 });
-
 export const AiretryResultSchema = z.object({
   /** The active sample's output: text, the parsed JSON (extract), or the choice (classify). */
   output: z.unknown().describe("The final answer: text, the parsed JSON (kind 'extract') or the choice (kind 'classify')."),
   /** Whether every check passed. */
-  success: z.boolean().describe('Whether every check passed.'),
-  checks: z.array(CheckOutcomeSchema).describe('Each check and whether the final answer passes it.'),
+  success: z.boolean().describe('Whether the returned answer passes every check.'),
+  checks: z.array(CheckOutcomeSchema).describe('Each check and whether the returned answer passes it, with what was checked on which sample.'),
+  verdict: VerdictSchema.optional().describe("Who decided `success`: the checks ('checks'), verified unless an `llmJudge` check is among them."),
   activeSampleId: z.number().int().describe('The sample whose answer is `output` (a node id of `tree`).'),
   conversation: z.array(MessageSchema).describe("That sample's conversation: prompt, feedback and answers, as OpenAI chat messages."),
   calls: z.number().int().describe('Samples drawn.'),

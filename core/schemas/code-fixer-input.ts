@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VerdictSchema } from '../verdicts/verdict';
 import { CODE_LANGUAGES, codeOutcomeSchema } from '../code/code-outcome';
 import { RetryConfigSchema } from './retry-config';
 import { PromptInputSchema } from './generate';
@@ -38,6 +39,7 @@ export type CodeFixerInput = z.input<typeof CodeFixerInputSchema>;
 
 export const CodeFixerResultSchema = z.object({
   success: z.boolean().describe('Whether an attempt ran without error and passed every test.'),
+  verdict: VerdictSchema.optional().describe("Who decided `success`: the tests, run in grove's sandbox ('tests'); without `testCode` only running the code without an error was checked, so not verified."),
   code: z.string().optional().describe('The code of the chosen attempt (the passing one, else the best by the scoring).'),
   outcome: codeOutcomeSchema.optional().describe('What running that code produced.'),
   attempts: z.array(z.object({ sampleId: z.number().int().describe('Its sample in `tree`.'), ok: z.boolean().describe('Whether it passed.'), kind: z.string().optional().describe('Its error kind, when it failed.'), tests: z.object({ passed: z.number().int().describe('Assertions that held.'), total: z.number().int().describe('Assertions run.') }).optional().describe('Its test tally.') })).describe('Every attempt run in the sandbox: its sample, whether it passed, its error kind.'),

@@ -101,13 +101,15 @@ test('MCTS recovers where greedy does not', async () => {
   expect(greedy.isSolution).toBe(false);
 });
 
-test('a malformed evaluator answer is repaired by rule and the search goes on', async () => {
-  // The color guesser answers "I think it is ...": no JSON, no score, so every sample counts as 5/10.
-  const result = await withWorker((tq) => groveClient(suite.env, tq).run('agent', input({ algorithm: 'greedy', evaluator: { name: 'llm', model: 'color-guesser' }, maxDepth: 2 })));
-  const scores = new Set(result.tree!.nodes.slice(1).map((n: unknown[]) => n[7] ?? 0));
-  expect([...scores]).toEqual([0.5]);
-  expect(result.stop.kind).toBe('exhausted');
-  expect(result.isSolution).toBe(false);
+test('a judge that never gives a usable score: each evaluation fails (5/10 by rule, never a solution) and the run fails, naming the evaluator', async () => {
+  // The color guesser answers "I think it is ...": no JSON, no score — not one evaluation the search could go by.
+  const { failed, state } = await withWorker(async (tq) => {
+    const grove = groveClient(suite.env, tq);
+    const handle = await grove.start('agent', input({ algorithm: 'greedy', evaluator: { name: 'llm', model: 'color-guesser' }, maxDepth: 2 }));
+    return { failed: await handle.result().catch((e: Error) => e), state: await grove.state(handle.workflowId) };
+  });
+  expect(state).toMatchObject({ status: 'failed', failureType: 'GroveEvaluationsFailed' });
+  expect(String(((failed as Error).cause as Error | undefined)?.message)).toBe('every evaluation of this run failed (2 of 2): evaluator "llm": the judge gave no usable score (no score found)'); // at its end: a short search
 });
 
 test('the live tree and progress can be queried; the UI gets one summary per activity', async () => {

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../../core/hash/sha256';
 import { WorkflowFailedError } from '@temporalio/client';
 import { describeFailure } from '../../client/cli/describe-failure';
 import { SampleTree } from '../../core/tree/sample-tree';
@@ -56,11 +57,14 @@ test('the ready-made airetry workflow runs JSON checks; queries show the tree wh
   });
   expect(result.output).toBe('yellow');
   expect(result.success).toBe(true);
+  // Each claim is about the returned answer, and says so.
+  const evidence = { passed: true, sampleId: result.activeSampleId, outputSha256: sha256Hex('yellow') };
   expect(result.checks).toEqual([
-    { name: 'maxWords#0', passed: true },
-    { name: 'lowercase#1', passed: true },
-    { name: 'startsWith#2', passed: true },
+    { name: 'maxWords#0', kind: 'maxWords', ...evidence },
+    { name: 'lowercase#1', kind: 'lowercase', ...evidence },
+    { name: 'startsWith#2', kind: 'startsWith', ...evidence },
   ]);
+  expect(result.verdict).toEqual({ by: 'checks', verified: true });
   expect(tree).toEqual(result.tree);
   expect(SampleTree.fromJSON(tree).size).toBe(result.calls + 1);
   expect(treeText).toContain('→ "yellow" (active)');

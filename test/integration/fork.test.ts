@@ -37,7 +37,7 @@ test('a fork of a greedy search at depth 2 pays only for the steps below the nod
     const pathCalls = path.slice(0, 2).reduce((sum, n) => sum + 1 + n.children.length, 0);
 
     const forked = await runCli(['fork', parent.workflowId, '--node', String(node.id), '--json'], { TEMPORAL_ADDRESS: suite.env.address, GROVE_TASK_QUEUE: taskQueue });
-    expect(forked.code).toBe(0);
+    expect(forked.code).toBe(4); // solved as the LLM judge says: not verified
     const result = JSON.parse(forked.stdout);
     expect(result.answer).toBe(parent.answer);
     expect(result.isSolution).toBe(true);

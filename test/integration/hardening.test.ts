@@ -23,7 +23,7 @@ test('catastrophic user patterns finish in linear time while other runs on the s
     const probes = Array.from({ length: 10 }, (_, i) => grove.run('generate', { prompt: `probe ${i}`, model: 'echo' }));
     const [slowResults, probeResults] = await Promise.all([Promise.all(slow), Promise.all(probes)]);
     expect(slowResults.map((r) => r.success)).toEqual([false, false, false, false]);
-    expect(slowResults[0].checks).toEqual([{ name: 'regex#0', passed: false }]);
+    expect(slowResults[0].checks).toEqual([{ name: 'regex#0', kind: 'regex', passed: false, sampleId: slowResults[0].activeSampleId, outputSha256: expect.any(String) }]);
     expect(probeResults.map((r) => r.output)).toEqual(Array.from({ length: 10 }, (_, i) => `Echo: probe ${i}`));
     // Without linear-time matching each check evaluation blocks a workflow task for hours: the runs
     // never end (Temporal's deadlock detector fails the task, which is retried forever) and this test times out.

@@ -12,6 +12,7 @@ import { promptConversation } from '../../core/schemas/prompt-conversation';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import { exampleTools } from '../../examples/tools';
 import type { AnyToolDefinition } from '../../activities/tools';
+import type { EvaluatorDefinition } from '../../activities/evaluators';
 import { inProcessOpenAI } from '../../model-server';
 
 export const QUICKSTART = 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).';
@@ -28,11 +29,11 @@ export const quickstartInput = (over: Partial<AgentInput> = {}): AgentInput => (
 });
 
 /** Everything an in-process search needs, with the example tools and evaluators. */
-export function inProcessAgent(opts: { seed?: number; tools?: AnyToolDefinition[] } = {}) {
+export function inProcessAgent(opts: { seed?: number; tools?: AnyToolDefinition[]; evaluators?: EvaluatorDefinition[] } = {}) {
   const client = inProcessOpenAI({ seed: opts.seed });
   const store = new MemoryMessageStore();
   const llm = llmConfigFromEnv({}, { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'multiplier-judge' });
-  const activities = createGroveActivities({ llm, store, client, tools: opts.tools ?? exampleTools, evaluators: [multiplicationChecker] });
+  const activities = createGroveActivities({ llm, store, client, tools: opts.tools ?? exampleTools, evaluators: opts.evaluators ?? [multiplicationChecker] });
   let clock = 0;
   const port = inProcessAgentPort(activities, { nowMs: () => (clock += 1000) });
   return { client, store, activities, port };

@@ -1,14 +1,14 @@
-import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { LlmActivities } from '../../activities/llm/chat';
 import type { createStoreActivities } from '../../activities/store/store-activities';
 import type { AgentOptions } from '../../core/agents/agent-options';
 import type { AgentPort } from '../../core/agents/agent-port';
 import { NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
 import { LlmSettingsSchema } from '../../core/schemas/llm-settings';
-import { NON_RETRYABLE_EVALUATOR_FAILURES } from '../../activities/evaluators/evaluator-failures';
+import { failedEvaluation, NON_RETRYABLE_EVALUATOR_FAILURES } from '../../activities/evaluators/evaluator-failures';
 import { ToolFailure } from '../../activities/tools/tool-errors';
 import { activityOptions } from './activity-options';
-import { evaluatorPort } from './evaluator-port';
+import { EVALUATION_FAILURES, evaluatorPort } from './evaluator-port';
 import { toolPort } from './tool-port';
 import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
@@ -39,7 +39,13 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
     activeTools: (input, summary) => afterResult(tools.activeTools(input, summary)),
     chat: (input, summary) => afterResult(models.llmChat.executeWithOptions({ ...llmOptions, summary }, [runLedger().keyed('llmChat', input, llm.reuse)])),
     runTool: (input, summary, opts) => afterResult(tools.runTool(input, summary, opts)),
-    evaluate: (input, summary) => afterResult(evaluate(input, summary, llm.reuse)),
+    // A custom evaluator's bad score or throw fails that evaluation, not the run (runs recorded before failed).
+    evaluate: (input, summary) =>
+      afterResult(evaluate(input, summary, llm.reuse).catch((err: unknown) => {
+        const failed = failedEvaluation(err);
+        if (failed && patched(EVALUATION_FAILURES)) return failed;
+        throw err;
+      })),
     resolvePath: (path) =>
       afterResult(store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }])),
     nowMs: () => Date.now(),

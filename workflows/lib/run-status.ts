@@ -1,5 +1,6 @@
 import { ApplicationFailure, ContinueAsNew, isCancellation, patched, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunStatus } from '../../core/schemas/run-status';
+import { GroveError } from '../../core/errors';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../search-attributes';
 import { retriesExhausted, type RetryBounds } from './give-up';
 
@@ -55,7 +56,8 @@ export function failRun(err: unknown, final: FinalCounters = {}, bounds?: RetryB
   reportRun(patched(ENDINGS_PATCH) ? { status: 'failed', ...final } : { status: 'failed' });
   const root = firstApplicationFailure(err);
   const gaveUp = bounds && retriesExhausted(err, bounds);
-  const type = gaveUp?.type ?? root?.type ?? 'GroveRunFailed';
+  // grove's own errors carry stable names (e.g. GroveEvaluationsFailed): the failure type callers match on.
+  const type = gaveUp?.type ?? root?.type ?? (GroveError.isInstance(err) && err.name.startsWith('Grove') ? err.name : 'GroveRunFailed');
   const message = gaveUp?.message ?? root?.message ?? (err instanceof Error ? err.message : String(err));
   throw ApplicationFailure.create({ message, type, nonRetryable: true, cause: err instanceof Error ? err : undefined });
 }

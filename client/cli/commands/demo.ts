@@ -8,6 +8,7 @@ import { ensureModel } from '../../local/ensure-model';
 import { ensureTemporal } from '../../local/ensure-temporal';
 import { startLocalWorker } from '../../local/local-worker';
 import { parseCommandArgs } from '../usage-error';
+import { verdictLine } from './print-outcome';
 
 const COLOR_GAME: AiretryInput = {
   prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
@@ -71,7 +72,8 @@ export async function demoCommand(args: string[], io: { out: (line: string) => v
       : '  checks: 1 word only; lowercase; starts with "y" — each failure is fed back and retried from the best sample');
     const game = await grove.run('airetry', gameInput);
     const firstPassed = game.checks.length > 0 && game.calls <= 2 && game.success;
-    io.out(`${String(game.output).trim()}   (${game.success ? 'all checks passed' : 'budget exhausted'}: ${game.calls} samples, ${game.retries} retries)\n`);
+    // The verdict says who decided (here: deterministic checks) and, when not every check passed, which did not.
+    io.out(`${String(game.output).trim()}   (${verdictLine(game)}; ${game.calls} samples, ${game.retries} retries)\n`);
     io.out(formatCallTree(SampleTree.fromJSON<ConversationDelta>(game.tree), { activeSampleId: game.activeSampleId, answers: true }));
     if (real) {
       io.out(game.success
@@ -81,7 +83,7 @@ export async function demoCommand(args: string[], io: { out: (line: string) => v
       io.out(`\n> ${EXTRACTION.prompt}`);
       io.out('  output constrained to the JSON schema by a grammar; checked for the right values');
       const extracted = await grove.run('airetry', EXTRACTION);
-      io.out(`${JSON.stringify(extracted.output)}   (${extracted.success ? 'check passed' : 'budget exhausted'}: ${extracted.calls} samples, ${extracted.retries} retries)`);
+      io.out(`${JSON.stringify(extracted.output)}   (${verdictLine(extracted)}; ${extracted.calls} samples, ${extracted.retries} retries)`);
     }
     const link = grove.runUrl(game.workflowId);
     if (link) io.out(`\nTemporal UI: ${link}`);

@@ -2,6 +2,7 @@ import { messageText, type Message } from '../../../core/schemas/messages';
 import { GroveClient } from '../../grove-client';
 import { describeRunState } from '../../runs/run-state';
 import { parseCommandArgs, UsageError } from '../usage-error';
+import { verdictLine } from './print-outcome';
 
 export async function progressCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   await withRun('progress', args, async (grove, workflowId) => io.out(JSON.stringify(await grove.progress(workflowId), null, 2)));
@@ -52,10 +53,14 @@ export async function showCommand(args: string[], io: { out: (line: string) => v
   if (!workflowId) throw new UsageError('show: WORKFLOW_ID is required');
   const grove = await GroveClient.connect();
   try {
-    const { conversation, state, note } = await grove.conversation(workflowId);
+    const { conversation, state, note, result } = await grove.conversation(workflowId);
     if (values.json) io.out(JSON.stringify(conversation ?? { workflowId, status: state.status, note }));
-    else if (conversation) for (const message of conversation) io.out(formatMessage(message));
-    else io.out(note ?? `${workflowId} ${describeRunState(state)}`);
+    else if (conversation) {
+      for (const message of conversation) io.out(formatMessage(message));
+      // What the run claims of this answer, and who decided it.
+      const verdict = result && typeof result === 'object' ? verdictLine(result as Record<string, unknown>) : undefined;
+      if (verdict) io.out(`\n${verdict}`);
+    } else io.out(note ?? `${workflowId} ${describeRunState(state)}`);
   } finally {
     await grove.close();
   }

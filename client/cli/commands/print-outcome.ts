@@ -4,6 +4,7 @@ import type { CodeFixerResult } from '../../../core/schemas/code-fixer-input';
 import type { SessionResult } from '../../../core/schemas/session';
 import { codeFixerLines } from './code-fixer-text';
 import { sessionLines } from './session';
+import { describeVerdict } from '../../../core/verdicts/describe-verdict';
 
 /** A run that did not complete, as `grove run` / `grove result` report it: one line, exit code 1. */
 export class RunEndedError extends Error {
@@ -43,8 +44,10 @@ export function printOutcome(outcome: RunOutcome, io: { out: (line: string) => v
   const where = `workflow: ${workflowId}${opts.link ? `  ${opts.link}` : ''}`;
   if (result.kind === 'agent') {
     io.out(result.answer ?? '(no final answer: the best trajectory did not finish)');
+    // "solved" is the verdict's word: the stop is told apart, so an unverified verdict never reads as a bare "solved".
+    const stop = result.stop.kind === 'solved' ? 'stopped' : result.stop.kind;
     io.out(
-      `\n${result.isSolution ? 'solved' : 'not solved'}: score ${result.score.toFixed(2)}, ${result.stop.kind} (${result.stop.message}); ` +
+      `\n${verdictLine(result)}: score ${result.score.toFixed(2)}, ${stop} (${result.stop.message}); ` +
         `${result.counters.llmCalls} model calls, ${result.counters.toolRuns} tool runs, ${result.nodes} nodes`,
     );
     io.out(result.treeText);
@@ -59,9 +62,28 @@ export function printOutcome(outcome: RunOutcome, io: { out: (line: string) => v
   const output = result.output;
   io.out(output === undefined || output === null ? '(no output)' : typeof output === 'string' ? output : JSON.stringify(output));
   if (typeof result.success === 'boolean') {
-    io.out(`\n${result.success ? 'all checks passed' : 'not all checks passed'} (${result.calls} samples, ${result.retries} retries)`);
+    io.out(`\n${verdictLine(result)}; ${result.calls} samples, ${result.retries} retries`);
     io.out(result.treeText);
   }
   io.out(where);
   return outcome.exitCode;
+}
+
+/**
+ * What a completed run's result claims and who decided it, in one line (`grove run`, `result`,
+ * `show`): `judged solved by smollm2, the model that wrote it; not verified`, `all checks passed
+ * (by deterministic checks)`, `not all checks passed (by deterministic checks): lowercase#1
+ * failed`; undefined for a result that claims nothing (generate).
+ *
+ * @example
+ * verdictLine({ success: true, checks: [], verdict: { by: 'checks', verified: true } }); // 'all checks passed (by deterministic checks)'
+ */
+export function verdictLine(result: Record<string, any>): string | undefined {
+  if (typeof result.isSolution === 'boolean') return describeVerdict(result.verdict, { ok: result.isSolution, yes: 'solved', no: 'not solved' });
+  if (typeof result.success !== 'boolean') return undefined;
+  // A code fixer: what running the code with the tests in the sandbox showed (the tests decided).
+  if (Array.isArray(result.attempts)) return codeFixerLines(result as CodeFixerResult)[2];
+  const line = describeVerdict(result.verdict, { ok: result.success, yes: 'all checks passed', no: 'not all checks passed' });
+  const failed = ((result.checks ?? []) as { name: string; passed: boolean; skipped?: boolean }[]).filter((c) => !c.passed);
+  return failed.length === 0 ? line : `${line}: ${failed.map((c) => `${c.name} ${c.skipped ? 'not checked' : 'failed'}`).join(', ')}`;
 }

@@ -62,6 +62,12 @@ const sloppyJudge: ChatPolicy = {
       .map((content) => ({ content })),
 };
 
+/** A judge that writes a number JSON reads as Infinity: the score that once made a run "solved". */
+const infiniteJudge: ChatPolicy = {
+  name: 'infinite-judge',
+  respond: (_req, ctx) => Array.from({ length: ctx.n }, () => ({ content: '{"reasoning":"Perfect, fully solved.","score":1e999}' })),
+};
+
 /** Reports what the request looked like, as a valid evaluation. */
 const inspector: ChatPolicy = {
   name: 'inspector',
@@ -93,7 +99,7 @@ const verboseJudge: ChatPolicy = {
 let server: ModelServer;
 let config: LlmConfig;
 beforeAll(async () => {
-  server = await startModelServer({ policies: [sloppyJudge, inspector, verboseJudge] });
+  server = await startModelServer({ policies: [sloppyJudge, inspector, verboseJudge, infiniteJudge] });
   config = llmConfigFromEnv({}, { baseURL: server.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge', sendCallKey: true });
 });
 afterAll(() => server.close());
@@ -155,13 +161,25 @@ describe('the llm evaluator through the scripted model server', () => {
     expect(stats.requests.map((r) => r.n)).toEqual([3]);
   });
 
-  test('malformed samples are repaired or defaulted, never fail the evaluation', async () => {
+  test('malformed samples are repaired or defaulted (an out-of-range score too), never fail the evaluation while one is usable', async () => {
     const result = await setup(partialTrajectory()).evaluate({ name: 'llm', model: 'sloppy-judge', nSamples: 4 });
+    expect(result.failed).toBeUndefined();
     expect(result).toMatchObject({
-      samples: [0.9, 0.5, 0.4, 1],
-      score: 0.7,
+      samples: [0.9, 0.5, 0.4, 0.5],
+      score: 0.575,
       reasoning: 'The agent is nearly done. Score: 9',
       repaired: true,
+    });
+  });
+
+  test('a judge answering "score": 1e999 (Infinity) fails the evaluation, scored 5/10 — never 1.0 — and names the judge model', async () => {
+    const result = await setup(correctTrajectory()).evaluate({ name: 'llm', model: 'infinite-judge', nSamples: 2 });
+    expect(result).toMatchObject({
+      score: 0.5,
+      samples: [0.5, 0.5],
+      repaired: true,
+      failed: 'the judge gave no usable score (score Infinity is not a finite number in [0, 10])',
+      model: 'infinite-judge',
     });
   });
 

@@ -85,8 +85,8 @@ describe('parseEvaluation', () => {
     ['clean JSON, surrounding whitespace', '\n  {"score": 10, "reasoning": "solved"}  \n', 1, 'solved', true, false],
     ['score 0', '{"reasoning":"wrong","score":0}', 0, 'wrong', true, false],
     ['numeric-string score', '{"reasoning":"ok","score":"8"}', 0.8, 'ok', true, true],
-    ['above 10 is clamped', '{"reasoning":"great","score":15}', 1, 'great', true, true],
-    ['below 0 is clamped', '{"reasoning":"awful","score":-3}', 0, 'awful', true, true],
+    ['above 10 is malformed, not clamped', '{"reasoning":"great","score":15}', 0.5, 'great', false, true],
+    ['below 0 is malformed, not clamped', '{"reasoning":"awful","score":-3}', 0.5, 'awful', false, true],
     ['no reasoning field', '{"score":6}', 0.6, '', true, false],
     ['non-string reasoning', '{"reasoning":["a"],"score":6}', 0.6, '', true, false],
     ['code fence', '```json\n{"reasoning": "fine", "score": 9}\n```', 0.9, 'fine', true, true],
@@ -99,7 +99,7 @@ describe('parseEvaluation', () => {
     ['regex: score is N', 'I think the score is 6.5 overall', 0.65, 'I think the score is 6.5 overall', true, true],
     ['regex: the last match wins', 'A score: 2 would be harsh; final score = 9', 0.9, 'A score: 2 would be harsh; final score = 9', true, true],
     ['regex: single quotes', "{'reasoning': 'python style', 'score': 4}", 0.4, "{'reasoning': 'python style', 'score': 4}", true, true],
-    ['regex: clamped', 'score: 42', 1, 'score: 42', true, true],
+    ['regex: out of range is malformed', 'score: 42', 0.5, 'score: 42', false, true],
     ['non-numeric score string', '{"reasoning":"hmm","score":"high"}', 0.5, '', false, true],
     ['no score at all', 'I cannot grade this trajectory.', 0.5, '', false, true],
     ['empty text', '', 0.5, '', false, true],
@@ -107,7 +107,33 @@ describe('parseEvaluation', () => {
     ['a JSON array', '[{"score": 3}]', 0.3, '', true, true],
     ['null score', '{"reasoning":"x","score":null}', 0.5, '', false, true],
   ])('%s', (_case, text, score, reasoning, usable, repaired) => {
-    expect(parseEvaluation(text)).toEqual({ score, reasoning, usable, repaired });
+    const parsed = parseEvaluation(text);
+    expect(parsed).toMatchObject({ score, reasoning, usable, repaired });
+    expect(parsed.problem === undefined).toBe(usable);
+  });
+
+  // The judge edge cases: whatever number a judge writes, only a finite one in [0, 10] is a score;
+  // anything else is a malformed sample (5/10, not usable, `problem` says why) — never 1.0.
+  test.each<[string, string, string]>([
+    ['1e999 (JSON reads Infinity)', '{"reasoning":"solved","score":1e999}', 'score Infinity is not a finite number in [0, 10]'],
+    ['-1e999 (JSON reads -Infinity)', '{"reasoning":"x","score":-1e999}', 'score -Infinity is not a finite number in [0, 10]'],
+    ['1e999 in prose', 'Final verdict. Score: 1e999', 'score Infinity is not a finite number in [0, 10]'],
+    ['"Infinity" as a string', '{"reasoning":"x","score":"Infinity"}', 'no score found'],
+    ['NaN in prose', 'score: NaN', 'no score found'],
+    ['11', '{"reasoning":"x","score":11}', 'score 11 is not a finite number in [0, 10]'],
+    ['10.0001', '{"reasoning":"x","score":10.0001}', 'score 10.0001 is not a finite number in [0, 10]'],
+    ['-0.5', '{"reasoning":"x","score":-0.5}', 'score -0.5 is not a finite number in [0, 10]'],
+    ['1e2', '{"reasoning":"x","score":1e2}', 'score 100 is not a finite number in [0, 10]'],
+    ['missing', '{"reasoning":"x"}', 'no score found'],
+    ['null', '{"reasoning":"x","score":null}', 'no score found'],
+    ['a word', '{"reasoning":"x","score":"high"}', 'no score found'],
+    ['an object', '{"reasoning":"x","score":{"value":10}}', 'no score found'],
+  ])('judge edge case %s: malformed, 5/10, never 1.0', (_case, text, problem) => {
+    expect(parseEvaluation(text)).toMatchObject({ score: 0.5, usable: false, repaired: true, problem });
+  });
+
+  test('an out-of-range score is not searched past for a friendlier number', () => {
+    expect(parseEvaluation('{"reasoning":"I would say score: 8","score":12}')).toMatchObject({ usable: false, score: 0.5 });
   });
 
   test('very long reasoning is cut', () => {
@@ -127,12 +153,19 @@ describe('combineEvaluations', () => {
     expect(out.repaired).toBe(false);
   });
 
-  test('when no sample is usable, the reasoning says so', () => {
-    expect(combineEvaluations([parseEvaluation('??'), parseEvaluation('!!')])).toEqual({
+  test('when no sample is usable, the reasoning says so and the evaluation failed, saying why', () => {
+    expect(combineEvaluations([parseEvaluation('??'), parseEvaluation('{"score":1e999}')])).toEqual({
       score: 0.5,
       reasoning: "the evaluator's answers had no usable score; scored 5/10 by default",
       samples: [0.5, 0.5],
       repaired: true,
+      failed: 'the judge gave no usable score (no score found; score Infinity is not a finite number in [0, 10])',
     });
+  });
+
+  test('a malformed sample among usable ones counts 5/10: the mean never reaches 1.0', () => {
+    const out = combineEvaluations(['{"reasoning":"perfect","score":10}', '{"reasoning":"perfect","score":1e999}'].map(parseEvaluation));
+    expect(out).toMatchObject({ score: 0.75, samples: [1, 0.5] });
+    expect(out.failed).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { knownSecrets, redactError, secretRedactor } from '../../../activities/secrets/secret-redactor';
+import { redactMessage } from '../../../activities/secrets/redact-message';
 
 const env = {
   OPENAI_API_KEY: 'sk-live-1234567890',
@@ -29,4 +30,63 @@ test('an error and its causes lose the secrets in place', () => {
   expect(err.message).toBe('tool failed: [redacted STRIPE_SECRET]');
   expect(cause.message).toBe('upstream said [redacted OPENAI_API_KEY] is wrong');
   expect(cause.stack).not.toContain('sk-live');
+});
+
+/** A key with characters that every encoding treats differently (/, +, ?, a space). */
+const KEY = 'sk-Test/Key+42?abc de';
+const keyEnv = { OPENAI_API_KEY: KEY };
+
+/** The encodings a test writes by hand, independently of grove's list. */
+function encodings(value: string): Record<string, string> {
+  const bytes = Buffer.from(value);
+  return {
+    exact: value,
+    base64: bytes.toString('base64'),
+    'base64 unpadded': bytes.toString('base64').replace(/=+$/, ''),
+    'base64 url-safe': bytes.toString('base64url'),
+    'base64 url-safe padded': bytes.toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
+    hex: bytes.toString('hex'),
+    'hex upper': bytes.toString('hex').toUpperCase(),
+    url: encodeURIComponent(value),
+    'url form': encodeURIComponent(value).replace(/%20/g, '+'),
+    'url every byte': [...bytes].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
+    reversed: [...value].reverse().join(''),
+  };
+}
+
+test.each(Object.entries(encodings(KEY)))('the key as %s, alone and inside text, is redacted', (_name, encoded) => {
+  const redact = secretRedactor(keyEnv);
+  const out = redact(`before ${encoded} after`);
+  expect(out).toMatch(/^before \[redacted OPENAI_API_KEY( as \w+)?\] after$/);
+  for (const e of Object.values(encodings(KEY))) expect(out).not.toContain(e);
+});
+
+test.each([0, 1, 2, 3, 4, 5])('the key inside a longer base64 text (prefix of %i bytes, every alignment, both alphabets) leaves nothing to decode it from', (prefix) => {
+  const redact = secretRedactor(keyEnv);
+  const plain = `${'x'.repeat(prefix)}token=${KEY};rest`;
+  for (const alphabet of ['base64', 'base64url'] as const) {
+    const out = redact(Buffer.from(plain).toString(alphabet));
+    expect(out).toContain('[redacted OPENAI_API_KEY as base64]');
+    // What is left decodes to text without the key (at most a character or two of it at each edge).
+    const left = out.split(/\[redacted [^\]]+\]/).map((part) => Buffer.from(part, alphabet).toString('latin1')).join('');
+    expect(left).not.toContain(KEY.slice(2, -2));
+  }
+});
+
+test('short values and unrelated text are untouched; the longest match wins where encodings overlap', () => {
+  const redact = secretRedactor({ ...keyEnv, SHORT_TOKEN: 'abc' });
+  expect(redact('abc and 736b is hex of sk')).toBe('abc and 736b is hex of sk');
+  expect(redact(Buffer.from(KEY).toString('base64'))).toBe('[redacted OPENAI_API_KEY as base64]');
+});
+
+test("a model's answer loses the key from its text, refusal and tool-call arguments, which stay valid JSON", () => {
+  const redact = secretRedactor(keyEnv);
+  const b64 = Buffer.from(KEY).toString('base64');
+  const out = redactMessage(
+    { role: 'assistant', content: `key ${KEY}`, refusal: `not ${b64}`, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'send', arguments: JSON.stringify({ to: 'x', body: b64 }) } }] },
+    redact,
+  );
+  expect(out.content).toBe('key [redacted OPENAI_API_KEY]');
+  expect(out.refusal).toBe('not [redacted OPENAI_API_KEY as base64]');
+  expect(JSON.parse(out.tool_calls![0]!.function.arguments)).toEqual({ to: 'x', body: '[redacted OPENAI_API_KEY as base64]' });
 });

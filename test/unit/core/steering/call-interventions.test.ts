@@ -2,6 +2,8 @@ import { AICall, airetry, textOutput, type AICallPort } from '../../../../core/a
 import { runChecks } from '../../../../core/airetry/ready-made';
 import { messageRef } from '../../../../core/hash/refs';
 import { AiretryInputSchema } from '../../../../core/schemas/airetry-input';
+import { sha256Hex } from '../../../../core/hash/sha256';
+import { DEFAULT_MODEL_NAME } from '../../../../core/verdicts/verdict';
 import { messageText, systemMessage, userMessage, type Message } from '../../../../core/schemas/messages';
 
 /** A port whose "model" answers from the conversation: "blue" until a feedback mentions yellow. */
@@ -67,20 +69,24 @@ test('a rewind with content replaces an answer: the replacement is judged, what 
   ]);
 });
 
-test('a stop ends the rounds with the best sample so far, and the remaining checks are skipped', async () => {
+test('a stop ends the rounds with the best sample so far: no more samples, no judge asked, the checks said of the answer it has', async () => {
   const { port, sent } = colorPort();
-  const input = AiretryInputSchema.parse({ prompt: 'Pick a color.', checks: [{ kind: 'equals', value: 'yellow' }, { kind: 'lowercase' }] });
+  const input = AiretryInputSchema.parse({ prompt: 'Pick a color.', checks: [{ kind: 'equals', value: 'yellow' }, { kind: 'lowercase' }, { kind: 'llmJudge', question: 'Is it yellow?' }] });
   const call = new AICall(prompt, { kind: 'generate', parser: textOutput, port, config: { maxRetries: 5 } });
   const outcomes = await runChecks(call as AICall<unknown>, input, async () => true, () => {});
   expect(outcomes.every((o) => o.passed)).toBe(false); // never yellow without help, budget spent
   const stopped = new AICall(prompt, { kind: 'generate', parser: textOutput, port, config: { maxRetries: 5 } });
   stopped.stopped = { by: 'ana' };
   const before = sent.length;
-  expect(await runChecks(stopped as AICall<unknown>, input, async () => true)).toEqual([
-    { name: 'equals#0', passed: false, skipped: true },
-    { name: 'lowercase#1', passed: false, skipped: true },
+  let judged = 0;
+  const evidence = { sampleId: 1, outputSha256: sha256Hex('blue') };
+  expect(await runChecks(stopped as AICall<unknown>, input, async () => (judged++, true))).toEqual([
+    { name: 'equals#0', kind: 'equals', passed: false, ...evidence },
+    { name: 'lowercase#1', kind: 'lowercase', passed: true, ...evidence },
+    { name: 'llmJudge#2', kind: 'llmJudge', passed: false, skipped: true, ...evidence, judge: { model: DEFAULT_MODEL_NAME, selfJudged: true, check: 'llmJudge#2' } },
   ]);
   expect(sent.length - before).toBe(1); // the first samples only: no retry after the stop
+  expect(judged).toBe(0);
 });
 
 test('an intervention that arrives after the last check makes the checks run again on what it produced', async () => {
@@ -92,6 +98,6 @@ test('an intervention that arrives after the last check makes the checks run aga
     if (!pushed) call.steering.push({ kind: 'feedback', nodeId: call.activeSampleId, text: 'Say yellow.' });
     pushed = true;
   });
-  expect(outcomes).toEqual([{ name: 'lowercase#0', passed: true }]);
+  expect(outcomes).toEqual([{ name: 'lowercase#0', kind: 'lowercase', passed: true, sampleId: call.activeSampleId, outputSha256: sha256Hex('yellow') }]);
   expect(call.output).toBe('yellow');
 });

@@ -1,0 +1,16 @@
+import type { AssistantMessage } from '../../core/schemas/messages';
+
+/**
+ * A model's answer with known secrets blanked out of everything it says: its text, its refusal
+ * and its tool calls' arguments (a tool then gets the redacted value, never the key). Applied
+ * before the answer is stored or returned, so its content address is that of what was stored.
+ *
+ * @example
+ * redactMessage({ role: 'assistant', content: `the key is ${key}` }, secretRedactor()); // content: 'the key is [redacted OPENAI_API_KEY]'
+ */
+export function redactMessage(message: AssistantMessage, redact: (text: string) => string): AssistantMessage {
+  const out: AssistantMessage = { ...message, content: message.content === null ? null : redact(message.content) };
+  if (typeof message.refusal === 'string') out.refusal = redact(message.refusal);
+  if (message.tool_calls) out.tool_calls = message.tool_calls.map((c) => ({ ...c, function: { ...c.function, arguments: redact(c.function.arguments) } }));
+  return out;
+}
