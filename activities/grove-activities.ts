@@ -11,6 +11,7 @@ import { createStoreActivities } from './store/store-activities';
 import { createToolActivities, type AnyToolDefinition } from './tools';
 import type { McpServers } from './mcp/mcp-servers';
 import { secretRedactor } from './secrets/secret-redactor';
+import type { StepTelemetry } from './telemetry/step-telemetry';
 
 export interface GroveActivityDeps {
   llm: LlmConfig;
@@ -23,6 +24,8 @@ export interface GroveActivityDeps {
   client?: OpenAI;
   /** The operator policy runs are held to (`grovePolicy`); `GROVE_POLICY_FILE` or the defaults when omitted. */
   policy?: OperatorPolicy;
+  /** Spans and metrics for model calls, tool runs and evaluations (`GroveTelemetry.steps`); none when absent. */
+  telemetry?: StepTelemetry;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface GroveActivityDeps {
  */
 export function createGroveActivities(deps: GroveActivityDeps) {
   return {
-    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client }),
+    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client, telemetry: deps.telemetry }),
     ...createStoreActivities(deps.store),
     ...createResumeActivities(),
     ...createToolActivities({
@@ -42,8 +45,9 @@ export function createGroveActivities(deps: GroveActivityDeps) {
       sources: deps.mcp ? [deps.mcp] : [],
       store: deps.store,
       redact: secretRedactor(process.env, deps.mcp?.secrets()),
+      telemetry: deps.telemetry,
     }),
-    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client }),
+    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client, telemetry: deps.telemetry }),
     ...createPolicyActivities(deps.policy ?? loadPolicy()),
     ...createSandboxActivities(),
   };

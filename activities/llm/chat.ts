@@ -13,6 +13,7 @@ import type { LlmConfig } from './llm-config';
 import { createOpenAIClient } from './openai-client';
 import { compatCompletion } from './compat-completion';
 import { ProviderCompat, sharedCompat } from './provider-compat';
+import type { StepTelemetry } from '../telemetry/step-telemetry';
 
 export interface LlmActivityDeps {
   config: LlmConfig;
@@ -21,6 +22,8 @@ export interface LlmActivityDeps {
   client?: OpenAI;
   /** What servers were found to refuse (shared by a worker's activities; default: a new one, preset from GROVE_LLM_COMPAT). */
   compat?: ProviderCompat;
+  /** Spans and metrics for each model call, when the worker exports telemetry. */
+  telemetry?: StepTelemetry;
 }
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
@@ -43,6 +46,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
   const { config, store } = deps;
   const client = deps.client ?? createOpenAIClient(config);
   const compat = deps.compat ?? sharedCompat();
+  const { telemetry } = deps;
 
   async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
     const conversation = await resolveConversation(store, input.conversation);
@@ -55,7 +59,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     const fit = fitted(whole, input.params);
     const body = { ...(input.params ?? {}), model, messages: fit.messages.map(toWire) } as Body;
     const { response, notes } = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
-      compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key }),
+      compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key, telemetry }),
     );
     if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
       throw ApplicationFailure.retryable(
@@ -85,7 +89,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
   async function embed(input: EmbedActivityInput): Promise<EmbedActivityResult> {
     const model = input.model ?? config.defaultModel;
-    const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {
+    const request = async () => {
       try {
         return await client.embeddings.create(
           { model, input: input.texts, ...(input.dimensions ? { dimensions: input.dimensions } : {}) },
@@ -94,7 +98,12 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       } catch (err) {
         throw classifyLlmError(err, { baseURL: config.baseURL, model });
       }
-    });
+    };
+    const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
+      telemetry
+        ? telemetry.modelCall({ operation: 'embeddings', model, baseURL: config.baseURL }, request, (r) => ({ model: r.model, inputTokens: r.usage?.prompt_tokens }))
+        : request(),
+    );
     const embeddings = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding as number[]);
     const prompt = response.usage?.prompt_tokens ?? 0;
     return { embeddings, model: response.model ?? model, usage: { promptTokens: prompt, completionTokens: 0, totalTokens: response.usage?.total_tokens ?? prompt } };
