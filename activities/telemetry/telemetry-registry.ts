@@ -1,5 +1,5 @@
-import type { GroveTelemetry } from './grove-telemetry';
-import { telemetrySettingsFromEnv } from './otel-settings';
+import type { GroveTelemetry, GroveTelemetryOptions } from './grove-telemetry';
+import { telemetrySettingsFromEnv, type TelemetrySettings } from './otel-settings';
 
 /** One pipeline per distinct configuration, shared by the workers and clients of a process. */
 const pipelines = new Map<string, GroveTelemetry>();
@@ -19,12 +19,25 @@ export function groveTelemetry(env: NodeJS.ProcessEnv = process.env): GroveTelem
   const key = JSON.stringify(settings);
   let pipeline = pipelines.get(key);
   if (!pipeline) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when telemetry is on
-    const { GroveTelemetry } = require('./grove-telemetry') as typeof import('./grove-telemetry');
-    pipeline = new GroveTelemetry(settings, { env });
+    pipeline = createGroveTelemetry(settings, { env });
     pipelines.set(key, pipeline);
   }
   return pipeline;
+}
+
+/**
+ * A telemetry pipeline of your own (`GroveTelemetry`): the settings you choose, or exporters you
+ * bring (`spanExporter`, `metricExporter`). The OpenTelemetry packages load on this call, not
+ * when grove is imported.
+ *
+ * @example
+ * const telemetry = createGroveTelemetry(telemetrySettingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })!);
+ * await Worker.create({ ..., plugins: [new GrovePlugin({ telemetry })] });
+ */
+export function createGroveTelemetry(settings: TelemetrySettings, opts: GroveTelemetryOptions = {}): GroveTelemetry {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when telemetry is on
+  const { GroveTelemetry } = require('./grove-telemetry') as typeof import('./grove-telemetry');
+  return new GroveTelemetry(settings, opts);
 }
 
 /**
@@ -35,4 +48,9 @@ export async function shutdownGroveTelemetry(): Promise<void> {
   const open = [...pipelines.values()];
   pipelines.clear();
   await Promise.all(open.map((p) => p.shutdown().catch(() => {})));
+}
+
+/** Exports what every pipeline of the process holds so far, and keeps them open (a client's `close`). */
+export async function flushGroveTelemetry(): Promise<void> {
+  await Promise.all([...pipelines.values()].map((p) => p.forceFlush().catch(() => {})));
 }

@@ -8,6 +8,8 @@ import { GroveClient } from '../../client/grove-client';
 import { groveClientInterceptors } from '../../client/telemetry-interceptors';
 import type { AgentInput } from '../../core/agents/agent-options';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
+import { startWorkerProcess } from '../../workers/worker-process';
+import { runCli } from '../support/run-cli';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from '../support/otlp-receiver';
@@ -38,9 +40,13 @@ beforeAll(async () => {
 }, 120_000);
 
 /** A receiver, a pipeline exporting to it with `env`, a traced worker and a client that starts traces. */
-async function observed<T>(env: Record<string, string>, fn: (grove: GroveClient, receiver: OtlpReceiver) => Promise<T>): Promise<{ result: T; receiver: OtlpReceiver }> {
+async function observed<T>(
+  env: Record<string, string>,
+  fn: (grove: GroveClient, receiver: OtlpReceiver) => Promise<T>,
+  secrets: Record<string, string> = {},
+): Promise<{ result: T; receiver: OtlpReceiver }> {
   const receiver = await startOtlpReceiver();
-  const telemetry = new GroveTelemetry(telemetrySettingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...env })!, { env: {} });
+  const telemetry = new GroveTelemetry(telemetrySettingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...env })!, { env: secrets });
   try {
     const taskQueue = uniqueTaskQueue('telemetry');
     const worker = await testWorker(suite.env, { taskQueue, llm: testLlmConfig(suite.model.baseURL, { apiKey: API_KEY }), workflowBundle: tracedBundle, telemetry });
@@ -206,3 +212,83 @@ function countByName(spans: ReceivedSpan[]): string {
   for (const s of spans) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
   return [...counts].map(([name, n]) => `${n} ${name}`).join(', ');
 }
+
+test('content capture is opt-in: prompts, answers, tool arguments and results and reasoning on the spans, known secrets blanked', async () => {
+  const token = 'tok-telemetry-test-5e1f0a77c2';
+  const prompt = `Remember the service token ${token} for later.`;
+  const { result, receiver } = await observed(
+    { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' },
+    async (grove) => ({ echo: await grove.run('generate', { prompt, model: 'echo', system: 'Be brief.' }), search: await grove.run('agent', { ...MCTS, pricing: undefined }) }),
+    { SERVICE_TOKEN: token },
+  );
+  const [echo] = named(receiver.spans, 'chat echo');
+  const input = JSON.parse(String(echo!.attributes['gen_ai.input.messages']));
+  expect(input).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Remember the service token [redacted SERVICE_TOKEN] for later.' }] }]);
+  expect(JSON.parse(String(echo!.attributes['gen_ai.system_instructions']))).toEqual([{ type: 'text', content: 'Be brief.' }]);
+  const output = JSON.parse(String(echo!.attributes['gen_ai.output.messages']));
+  expect(output).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: expect.stringContaining('[redacted SERVICE_TOKEN]') }], finish_reason: 'stop' }]);
+  expect(result.echo.output).toContain(token); // the run itself got its answer: only the export is blanked
+  expect(Buffer.concat(receiver.bodies).toString('latin1')).not.toContain(token);
+
+  const multiply = named(receiver.spans, 'execute_tool multiply');
+  expect(multiply.length).toBeGreaterThan(0);
+  for (const t of multiply) {
+    const args = JSON.parse(String(t.attributes['gen_ai.tool.call.arguments']));
+    const output = String(t.attributes['gen_ai.tool.call.result']);
+    // The scripted player sometimes passes bad arguments: the model is told why, and so is the span.
+    if (t.status.code === 2) expect(output).toMatch(/^Error/);
+    else expect(Number(output)).toBeCloseTo(args.a * args.b, 3);
+  }
+  expect(multiply.some((t) => t.status.code !== 2)).toBe(true);
+  const evaluation = named(receiver.spans, 'evaluate llm')[0]!;
+  expect(String(evaluation.attributes['gen_ai.evaluation.explanation']).length).toBeGreaterThan(0);
+  const candidate = named(receiver.spans, /^chat multiplier\?/)[0]!;
+  expect(JSON.parse(String(candidate.attributes['gen_ai.input.messages']))[0]).toEqual({ role: 'user', parts: [{ type: 'text', content: MCTS.prompt }] });
+  expect(result.search.isSolution).toBe(true);
+});
+
+test('grove worker and grove run, each in its own process, export one trace for the run, and flush as they exit', async () => {
+  const receiver = await startOtlpReceiver();
+  const taskQueue = uniqueTaskQueue('telemetry-cli');
+  const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+  const worker = startWorkerProcess({
+    TEMPORAL_ADDRESS: suite.env.address,
+    GROVE_TASK_QUEUE: taskQueue,
+    OPENAI_BASE_URL: suite.model.baseURL,
+    OPENAI_API_KEY: API_KEY,
+    GROVE_STORE_DIR: join(process.env.GROVE_TEST_DIR!, `store-${taskQueue}`),
+    GROVE_WORKFLOW_BUNDLE: tracedBundle.codePath,
+    GROVE_WORKER_MODULE: 'examples/worker-module.ts',
+    OTEL_SERVICE_NAME: 'grove-worker-process',
+    ...otel,
+  });
+  try {
+    await worker.ready;
+    expect(worker.output()).toContain(`grove worker: OpenTelemetry: traces to ${receiver.url}/v1/traces, metrics to ${receiver.url}/v1/metrics (service grove-worker-process; prompts and completions not recorded)`);
+    const run = await runCli(['run', 'agent', '--input', join('examples', 'inputs', 'multiplication-mcts.json'), '--json'], {
+      TEMPORAL_ADDRESS: suite.env.address,
+      GROVE_TASK_QUEUE: taskQueue,
+      OTEL_SERVICE_NAME: 'grove-cli',
+      ...otel,
+    });
+    expect(run.stderr).not.toMatch(/error|fail/i);
+    const outcome = JSON.parse(run.stdout);
+    // The CLI exported its start before it exited; the worker exports the rest as it stops.
+    const started = named(receiver.spans, 'StartWorkflow:agent');
+    expect(started.map((s) => s.resource['service.name'])).toEqual(['grove-cli']);
+    await worker.kill('SIGINT');
+    const spans = receiver.spans.filter((s) => s.traceId === started[0]!.traceId);
+    expect(spans.length).toBe(receiver.spans.length);
+    const [workflow] = named(spans, 'RunWorkflow:agent');
+    expect(workflow!.parentSpanId).toBe(started[0]!.spanId);
+    expect(workflow!.resource['service.name']).toBe('grove-worker-process');
+    expect(started[0]!.attributes['grove.run.id']).toBe(outcome.workflowId);
+    expect(workflow!.attributes['grove.run.id']).toBe(outcome.workflowId);
+    expect(named(spans, /^chat /).length).toBe(outcome.counters.llmCalls);
+    expect(latest(receiver.metrics, 'grove.runs')).toEqual([{ attributes: { 'grove.run.kind': 'agent:mcts', 'grove.run.status': 'succeeded' }, value: 1 }]);
+    expect(Buffer.concat(receiver.bodies).toString('latin1')).not.toContain(API_KEY);
+  } finally {
+    if (worker.child.exitCode === null) await worker.kill('SIGKILL');
+    await receiver.close();
+  }
+}, 180_000);

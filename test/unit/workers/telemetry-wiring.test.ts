@@ -5,15 +5,16 @@ const ROOT = join(__dirname, '..', '..', '..');
 
 /**
  * What a GrovePlugin adds to a worker, read in a fresh process (so the module registry shows
- * what was loaded): with no OTLP endpoint configured, no OpenTelemetry package is loaded at all,
+ * what was loaded): with no OTLP endpoint configured, importing grove's worker, activities and
+ * client entry points loads no OpenTelemetry package at all,
  * and the worker gets no tracing interceptor, no sink and the bundle without tracing; with one,
  * the activity interceptor, the sinks and the tracing interceptors' workflow module.
  */
 function plugin(env: Record<string, string>) {
   const script = `
-    const { GrovePlugin } = require('./workers/grove-plugin');
-    const { MemoryMessageStore } = require('./activities/store/memory-message-store');
-    const { connectClient } = require('./client/temporal-server/connect');
+    const { GrovePlugin } = require('./workers/index');
+    const { MemoryMessageStore } = require('./activities/index');
+    const { connectClient } = require('./client/index');
     const options = new GrovePlugin({ store: new MemoryMessageStore(), llm: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k' } })
       .configureWorker({ taskQueue: 'q', workflowsPath: require.resolve('./workflows/index.ts') });
     const loaded = Object.keys(require.cache).filter((k) => /@opentelemetry|interceptors-opentelemetry/.test(k));
