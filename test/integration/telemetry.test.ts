@@ -1,4 +1,5 @@
 import { Client } from '@temporalio/client';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GroveTelemetry } from '../../activities/telemetry/grove-telemetry';
@@ -9,7 +10,7 @@ import { groveClientInterceptors } from '../../client/telemetry-interceptors';
 import type { AgentInput } from '../../core/agents/agent-options';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { startWorkerProcess } from '../../workers/worker-process';
-import { runCli } from '../support/run-cli';
+import { ROOT, runCli } from '../support/run-cli';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from '../support/otlp-receiver';
@@ -218,9 +219,20 @@ test('content capture is opt-in: prompts, answers, tool arguments and results an
   const prompt = `Remember the service token ${token} for later.`;
   const { result, receiver } = await observed(
     { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' },
-    async (grove) => ({ echo: await grove.run('generate', { prompt, model: 'echo', system: 'Be brief.' }), search: await grove.run('agent', { ...MCTS, pricing: undefined }) }),
+    async (grove) => {
+      // Two runs at once on one worker: each keeps its own trace.
+      const [echo, search] = await Promise.all([grove.run('generate', { prompt, model: 'echo', system: 'Be brief.' }), grove.run('agent', { ...MCTS, pricing: undefined })]);
+      return { echo, search };
+    },
     { SERVICE_TOKEN: token },
   );
+  const byId = new Map(receiver.spans.map((s) => [s.spanId, s]));
+  expect(receiver.spans.filter((s) => !byId.has(s.parentSpanId)).map((s) => s.name).sort()).toEqual(['StartWorkflow:agent', 'StartWorkflow:generate']);
+  for (const run of [result.echo, result.search]) {
+    const [root] = receiver.spans.filter((s) => s.attributes['grove.run.id'] === run.workflowId && s.name.startsWith('StartWorkflow'));
+    const trace = receiver.spans.filter((s) => s.traceId === root!.traceId);
+    expect(trace.filter((s) => s.attributes['grove.run.id'] !== undefined).every((s) => s.attributes['grove.run.id'] === run.workflowId)).toBe(true);
+  }
   const [echo] = named(receiver.spans, 'chat echo');
   const input = JSON.parse(String(echo!.attributes['gen_ai.input.messages']));
   expect(input).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Remember the service token [redacted SERVICE_TOKEN] for later.' }] }]);
@@ -292,3 +304,56 @@ test('grove worker and grove run, each in its own process, export one trace for 
     await receiver.close();
   }
 }, 180_000);
+
+test("docs/observability.md's example: a service's request span is the parent of the run's whole trace", async () => {
+  const receiver = await startOtlpReceiver();
+  try {
+    const taskQueue = uniqueTaskQueue('telemetry-example');
+    // In its own process, as a service runs it (the scripted model server answers from this one).
+    const child = await runScript(join('examples', 'observability', 'traced-run.ts'), {
+      ...cleanEnv(),
+      TEMPORAL_ADDRESS: suite.env.address,
+      GROVE_TASK_QUEUE: taskQueue,
+      GROVE_STORE_DIR: join(process.env.GROVE_TEST_DIR!, `store-${taskQueue}`),
+      OPENAI_BASE_URL: suite.model.baseURL,
+      OPENAI_API_KEY: API_KEY,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_SERVICE_NAME: 'checkout',
+    });
+    expect(child).toMatchObject({ code: 0, stderr: '' });
+    const [, workflowId, calls, traceId] = /^(\S+): solved in (\d+) model calls; trace ([0-9a-f]{32})$/m.exec(child.stdout) ?? [];
+    expect(workflowId).toMatch(/^agent-/);
+    const spans = receiver.spans;
+    expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([traceId]));
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    expect(spans.filter((s) => !byId.has(s.parentSpanId)).map((s) => s.name)).toEqual(['handle checkout request']);
+    const [start] = named(spans, 'StartWorkflow:agent');
+    expect(byId.get(start!.parentSpanId)?.name).toBe('handle checkout request');
+    expect(named(spans, 'RunWorkflow:agent')[0]!.attributes['grove.run.id']).toBe(workflowId);
+    expect(named(spans, /^chat /).length).toBe(Number(calls));
+    expect(spans.every((s) => s.resource['service.name'] === 'checkout')).toBe(true);
+  } finally {
+    await receiver.close();
+  }
+}, 180_000);
+
+/** Runs a TypeScript file in its own Node process (through tsx); resolves when it exits. */
+function runScript(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', 'tsx/cjs', file], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** This process's environment without OpenTelemetry or model settings. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OTEL_|OPENAI_|TEMPORAL_)/.test(k)));
+}
