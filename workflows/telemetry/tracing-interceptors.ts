@@ -99,9 +99,9 @@ function endSpan(span: Span, error?: unknown): void {
  * Runs `next` with a new span as the current one, and ends the span when `next`'s promise
  * settles — returning that very promise.
  */
-function inSpan<T>(name: string, kind: SpanKind, parent: Context, attributes: SpanAttributes, next: (context: Context, span: Span) => Promise<T>): Promise<T> {
+function inSpan<T>(name: string, parent: Context, attributes: SpanAttributes, next: (context: Context, span: Span) => Promise<T>): Promise<T> {
   const { tracer, contexts } = tracing();
-  const span = tracer.startSpan(name, { kind, attributes }, parent);
+  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
   const context = trace.setSpan(parent, span);
   let result: Promise<T>;
   try {
@@ -119,9 +119,9 @@ function inSpan<T>(name: string, kind: SpanKind, parent: Context, attributes: Sp
 
 class Inbound implements WorkflowInboundCallsInterceptor {
   execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    // The run's ids (grove.run.id...) are added to every workflow span by the worker's exporter sink.
     const info = workflowInfo();
-    const attributes = { 'grove.run.id': info.workflowId, temporalWorkflowId: info.workflowId, run_id: info.runId };
-    return inSpan(`${SpanName.WORKFLOW_EXECUTE}${SPAN_DELIMITER}${info.workflowType}`, SpanKind.INTERNAL, parentOf(input.headers), attributes, (_context, span) => {
+    return inSpan(`${SpanName.WORKFLOW_EXECUTE}${SPAN_DELIMITER}${info.workflowType}`, parentOf(input.headers), {}, (_context, span) => {
       const run = { span };
       runs.set(info.runId, run);
       const result = next(input);
@@ -134,23 +134,23 @@ class Inbound implements WorkflowInboundCallsInterceptor {
   }
 
   handleSignal(input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>): Promise<void> {
-    return inSpan(`${SpanName.WORKFLOW_HANDLE_SIGNAL}${SPAN_DELIMITER}${input.signalName}`, SpanKind.INTERNAL, parentOf(input.headers), {}, () => next(input));
+    return inSpan(`${SpanName.WORKFLOW_HANDLE_SIGNAL}${SPAN_DELIMITER}${input.signalName}`, parentOf(input.headers), {}, () => next(input));
   }
 
   handleUpdate(input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>): Promise<unknown> {
-    return inSpan(`${SpanName.WORKFLOW_HANDLE_UPDATE}${SPAN_DELIMITER}${input.name}`, SpanKind.INTERNAL, parentOf(input.headers), { temporalUpdateId: input.updateId }, () => next(input));
+    return inSpan(`${SpanName.WORKFLOW_HANDLE_UPDATE}${SPAN_DELIMITER}${input.name}`, parentOf(input.headers), { temporalUpdateId: input.updateId }, () => next(input));
   }
 }
 
 class Outbound implements WorkflowOutboundCallsInterceptor {
   scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
     const current = tracing().contexts.active();
-    return inSpan(`${SpanName.ACTIVITY_START}${SPAN_DELIMITER}${input.activityType}`, SpanKind.INTERNAL, current, {}, (context) => next({ ...input, headers: withTrace(input.headers, context) }));
+    return inSpan(`${SpanName.ACTIVITY_START}${SPAN_DELIMITER}${input.activityType}`, current, {}, (context) => next({ ...input, headers: withTrace(input.headers, context) }));
   }
 
   scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
     const current = tracing().contexts.active();
-    return inSpan(`${SpanName.ACTIVITY_START}${SPAN_DELIMITER}${input.activityType}`, SpanKind.INTERNAL, current, {}, (context) => next({ ...input, headers: withTrace(input.headers, context) }));
+    return inSpan(`${SpanName.ACTIVITY_START}${SPAN_DELIMITER}${input.activityType}`, current, {}, (context) => next({ ...input, headers: withTrace(input.headers, context) }));
   }
 
   startChildWorkflowExecution(input: StartChildWorkflowExecutionInput, next: Next<WorkflowOutboundCallsInterceptor, 'startChildWorkflowExecution'>) {
