@@ -259,21 +259,23 @@ test('content capture is opt-in: prompts, answers, tool arguments and results an
   expect(result.search.isSolution).toBe(true);
 });
 
-test('grove worker and grove run, each in its own process, export one trace for the run, and flush as they exit', async () => {
+test('grove worker (the compiled package, its prebuilt traced bundle) and grove run, each in its own process, export one trace for the run, and flush as they exit', async () => {
   const receiver = await startOtlpReceiver();
   const taskQueue = uniqueTaskQueue('telemetry-cli');
   const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
-  const worker = startWorkerProcess({
-    TEMPORAL_ADDRESS: suite.env.address,
-    GROVE_TASK_QUEUE: taskQueue,
-    OPENAI_BASE_URL: suite.model.baseURL,
-    OPENAI_API_KEY: API_KEY,
-    GROVE_STORE_DIR: join(process.env.GROVE_TEST_DIR!, `store-${taskQueue}`),
-    GROVE_WORKFLOW_BUNDLE: tracedBundle.codePath,
-    GROVE_WORKER_MODULE: 'examples/worker-module.ts',
-    OTEL_SERVICE_NAME: 'grove-worker-process',
-    ...otel,
-  });
+  // `grove worker` as installed: the compiled package, with its prebuilt bundle of traced workflows.
+  const worker = startWorkerProcess(
+    {
+      TEMPORAL_ADDRESS: suite.env.address,
+      GROVE_TASK_QUEUE: taskQueue,
+      OPENAI_BASE_URL: suite.model.baseURL,
+      OPENAI_API_KEY: API_KEY,
+      GROVE_STORE_DIR: join(process.env.GROVE_TEST_DIR!, `store-${taskQueue}`),
+      OTEL_SERVICE_NAME: 'grove-worker-process',
+      ...otel,
+    },
+    { args: [join(ROOT, 'bin', 'grove'), 'worker', '--module', join(ROOT, 'dist', 'examples', 'worker-module.js')] },
+  );
   try {
     await worker.ready;
     expect(worker.output()).toContain(`grove worker: OpenTelemetry: traces to ${receiver.url}/v1/traces, metrics to ${receiver.url}/v1/metrics (service grove-worker-process; prompts and completions not recorded)`);
