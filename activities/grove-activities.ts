@@ -11,6 +11,7 @@ import { createStoreActivities } from './store/store-activities';
 import { createToolActivities, type AnyToolDefinition } from './tools';
 import type { McpServers } from './mcp/mcp-servers';
 import { secretRedactor } from './secrets/secret-redactor';
+import type { StepTelemetry } from './telemetry/step-telemetry';
 
 export interface GroveActivityDeps {
   llm: LlmConfig;
@@ -23,6 +24,8 @@ export interface GroveActivityDeps {
   client?: OpenAI;
   /** The operator policy runs are held to (`grovePolicy`); `GROVE_POLICY_FILE` or the defaults when omitted. */
   policy?: OperatorPolicy;
+  /** Spans and metrics for model calls, tool runs and evaluations (`GroveTelemetry.steps`); none when absent. */
+  telemetry?: StepTelemetry;
 }
 
 /**
@@ -36,7 +39,7 @@ export function createGroveActivities(deps: GroveActivityDeps) {
   // One redactor for everything stored: model answers, evaluations, tool outputs.
   const redact = secretRedactor(process.env, deps.mcp?.secrets());
   return {
-    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client, redact }),
+    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client, redact, telemetry: deps.telemetry }),
     ...createStoreActivities(deps.store),
     ...createResumeActivities(),
     ...createToolActivities({
@@ -44,8 +47,9 @@ export function createGroveActivities(deps: GroveActivityDeps) {
       sources: deps.mcp ? [deps.mcp] : [],
       store: deps.store,
       redact,
+      telemetry: deps.telemetry,
     }),
-    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client, redact }),
+    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client, redact, telemetry: deps.telemetry }),
     ...createPolicyActivities(deps.policy ?? loadPolicy()),
     ...createSandboxActivities(),
   };

@@ -28,6 +28,7 @@ import { GroveSession, Steering, type SessionOpenOptions } from './steering-clie
 import { connectClient } from './temporal-server/connect';
 import { runUrl, temporalSettings, type TemporalConnectionSettings } from './temporal-server/connection-options';
 import { ensureSearchAttributes } from './temporal-server/search-attributes';
+import { flushGroveTelemetry } from '../activities/telemetry/telemetry-registry';
 
 /** A run's tree as `GroveClient.tree` returns it. */
 export interface TreeView {
@@ -315,7 +316,9 @@ export class GroveClient {
     return this.temporal.workflow.getHandle(workflowId);
   }
 
+  /** Closes the connection, after exporting the spans and metrics of the process still batched (when telemetry is on). */
   async close(): Promise<void> {
+    await flushGroveTelemetry();
     await this.temporal.connection.close();
   }
 }

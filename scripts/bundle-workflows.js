@@ -1,4 +1,5 @@
-// Part of `npm run build`: bundles grove's compiled workflows into dist/workflow-bundle.js, so a
+// Part of `npm run build`: bundles grove's compiled workflows into dist/workflow-bundle.js (and
+// dist/workflow-bundle-traced.js, with the tracing interceptors), so a
 // worker of the installed package starts without a bundler, and records the Temporal workflow
 // runtime it was built with (the bundle is only used with that version).
 const { utimesSync, writeFileSync } = require('node:fs');
@@ -6,7 +7,12 @@ const { join } = require('node:path');
 const dist = join(__dirname, '..', 'dist');
 const { writeWorkflowBundle, workflowSdkVersion } = require(join(dist, 'workers', 'workflow-bundle.js'));
 
-writeWorkflowBundle(join(dist, 'workflow-bundle.js'), { workflowsPath: join(dist, 'workflows', 'index.js') })
+const workflowsPath = join(dist, 'workflows', 'index.js');
+// Two bundles: grove's workflows, and the same with the tracing interceptors for workers that export telemetry.
+Promise.all([
+  writeWorkflowBundle(join(dist, 'workflow-bundle.js'), { workflowsPath }),
+  writeWorkflowBundle(join(dist, 'workflow-bundle-traced.js'), { workflowsPath, tracing: true }),
+])
   .then(() => {
     writeFileSync(join(dist, 'workflow-bundle.json'), JSON.stringify({ workflowSdk: workflowSdkVersion() }));
     // bin/grove runs dist/ when it is newer than the sources: a build that found nothing to emit still counts.

@@ -22,6 +22,11 @@ import { noteTool } from '../examples/tools/save-note';
 import { startModelServer } from '../model-server';
 import { createGroveWorker } from '../workers/create-worker';
 import { writeWorkflowBundle } from '../workers/workflow-bundle';
+import { createGroveTelemetry } from '../activities/telemetry/telemetry-registry';
+import { telemetrySettingsFromEnv } from '../activities/telemetry/otel-settings';
+import { groveClientInterceptors } from '../client/telemetry-interceptors';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { AggregationTemporality, InMemoryMetricExporter } from '@opentelemetry/sdk-metrics';
 
 const OUT = join(__dirname, '..', 'test', 'fixtures', 'histories');
 const QUICKSTART = 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).';
@@ -55,6 +60,23 @@ async function main(): Promise<void> {
       evaluators: [multiplicationChecker, flakyChecker()],
     });
     const grove = new GroveClient(client, taskQueue);
+    // Runs recorded with tracing on (trace headers in their history): they must replay with it off too.
+    const telemetry = createGroveTelemetry(telemetrySettingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })!, {
+      spanExporter: new InMemorySpanExporter(),
+      metricExporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+    });
+    const tracedBundle = await writeWorkflowBundle(join(dir, 'bundle-traced.js'), { workflowsPath: join(__dirname, '..', 'examples', 'all-workflows.ts'), tracing: true });
+    const tracedWorker = await createGroveWorker({
+      connection: nativeConnection,
+      taskQueue: 'record-traced',
+      workflowBundle: tracedBundle,
+      llm: llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge', sendCallKey: true }),
+      store: new MemoryMessageStore(),
+      tools: [...exampleTools, noteTool(join(dir, 'notes-traced.jsonl'))],
+      evaluators: [multiplicationChecker],
+      telemetry,
+    });
+    const traced = new GroveClient(new Client({ connection, interceptors: { workflow: groveClientInterceptors(telemetry) } }), 'record-traced');
     const runs: [string, () => Promise<{ workflowId: string }>][] = [
       ['generate', () => grove.run('generate', { prompt: 'Say hi!', model: 'echo' }, { workflowId: 'generate' })],
       ['airetry-color-game', () => grove.run('airetry', { prompt: COLOR, model: 'color-guesser', config: { nSamples: 2 }, apiKwargs: { n: 2 }, seed: 1, checks: [{ kind: 'maxWords', max: 1 }, { kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }] }, { workflowId: 'airetry-color-game' })],
@@ -85,24 +107,31 @@ async function main(): Promise<void> {
       ['agent-mcts-evaluation-failures', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'flaky-checker' }, maxDepth: 8, seed: 1, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-evaluation-failures' })],
       ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
       ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
-      ['session', () => steeredSession(grove)],
+      ['session', () => steeredSession(grove, 'session')],
       // A code fixer that fails its tests once, then passes (Python in the sandbox), with its kind
       // named `code-fixer` (grove-kind-code-fixer). (code-fixer-former-kind-name.json is the same run
       // recorded before that patch, when it wrote GroveKind `codeFixer`: keep it as is.)
       ['code-fixer', () => grove.run('code-fixer', CODE_FIXER, { workflowId: 'code-fixer' })],
+      // With tracing on: a parallel search (activities racing) and a steered session (updates).
+      // (Both were recorded before grove-retry-window: keep them as they are.)
+      ['agent-mcts-parallel-traced', () => traced.run('agent', { algorithm: 'mcts', parallelism: 3, prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.4&guess=0.4', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-parallel-traced' })],
+      ['session-traced', () => steeredSession(traced, 'session-traced')],
     ];
     // `--only a,b` or `--only=a,b`: anything else would silently re-record every fixture.
     const at = process.argv.indexOf('--only');
     const only = (at >= 0 ? process.argv[at + 1] : process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length))?.split(',');
     mkdirSync(OUT, { recursive: true });
-    await worker.runUntil(async () => {
-      for (const [name, run] of runs.filter(([name]) => !only || only.includes(name))) {
-        const { workflowId } = await run();
-        const history = await client.workflow.getHandle(workflowId).fetchHistory();
-        writeFileSync(join(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
-        console.log(`recorded ${name} (${history.events?.length} events)`);
-      }
-    });
+    await tracedWorker.runUntil(
+      worker.runUntil(async () => {
+        for (const [name, run] of runs.filter(([name]) => !only || only.includes(name))) {
+          const { workflowId } = await run();
+          const history = await client.workflow.getHandle(workflowId).fetchHistory();
+          writeFileSync(join(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
+          console.log(`recorded ${name} (${history.events?.length} events)`);
+        }
+      }),
+    );
+    await telemetry.shutdown();
     await connection.close();
     await nativeConnection.close();
   } finally {
@@ -119,8 +148,8 @@ function flakyChecker() {
 }
 
 /** A session that is steered every way: a tool call approved, feedback, a rewind, a model-invoked rewind, a close. */
-async function steeredSession(grove: GroveClient): Promise<{ workflowId: string }> {
-  const chat = grove.session('session', { input: { model: 'concierge', tools: ['save_note'], rewindTool: true }, by: 'ana' });
+async function steeredSession(grove: GroveClient, workflowId: string): Promise<{ workflowId: string }> {
+  const chat = grove.session(workflowId, { input: { model: 'concierge', tools: ['save_note'], rewindTool: true }, by: 'ana' });
   const saving = chat.send('Please save a note: buy milk');
   for (let i = 0; i < 200 && (await chat.pending().catch(() => [])).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
   await chat.approve({ by: 'bob' });
@@ -130,7 +159,7 @@ async function steeredSession(grove: GroveClient): Promise<{ workflowId: string 
   await chat.rewind({ n: -1, content: 'Paris.' });
   await chat.send('Rewind to message 9: nothing');
   await chat.close();
-  return { workflowId: 'session' };
+  return { workflowId };
 }
 
 main().catch((err: Error) => {

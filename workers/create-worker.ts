@@ -8,6 +8,7 @@ import type { MessageStore } from '../activities/store/message-store';
 import type { StoreSettings } from '../activities/store/open-store';
 import { GrovePlugin } from './grove-plugin';
 import type { OperatorPolicyInput } from '../core/policy/operator-policy';
+import type { GroveTelemetry } from '../activities/telemetry/grove-telemetry';
 
 export interface GroveWorkerOptions {
   connection: NativeConnection;
@@ -33,6 +34,8 @@ export interface GroveWorkerOptions {
   evaluators?: EvaluatorDefinition[];
   /** What one run may do; `GROVE_POLICY_FILE` or safe defaults when omitted. */
   policy?: OperatorPolicyInput;
+  /** Traces and metrics by OpenTelemetry; from the `OTEL_*` variables when omitted, `false` for none (see `GrovePluginOptions`). */
+  telemetry?: GroveTelemetry | false;
   /** More activities to serve beside grove's. */
   activities?: Record<string, (...args: any[]) => Promise<unknown>>;
   /** Anything else Temporal's `WorkerOptions` accepts (concurrency, tuner, identity...). */
@@ -49,7 +52,7 @@ export interface GroveWorkerOptions {
  * await worker.run();
  */
 export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worker> {
-  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, mcpServers: opts.mcpServers, evaluators: opts.evaluators, policy: opts.policy });
+  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, mcpServers: opts.mcpServers, evaluators: opts.evaluators, policy: opts.policy, telemetry: opts.telemetry });
   await plugin.store.check();
   try {
     await plugin.ready();

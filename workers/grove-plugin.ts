@@ -11,7 +11,10 @@ import { toolRegistry, type AnyToolDefinition } from '../activities/tools';
 import { loadPolicy } from '../activities/policy/load-policy';
 import { redactError, secretRedactor } from '../activities/secrets/secret-redactor';
 import type { OperatorPolicyInput } from '../core/policy/operator-policy';
-import { PREBUILT_BUNDLE, prebuiltMatches, WORKFLOWS_PATH } from './workflow-bundle';
+import { PREBUILT_BUNDLE, PREBUILT_TRACED_BUNDLE, prebuiltMatches, WORKFLOWS_PATH } from './workflow-bundle';
+import type { GroveTelemetry } from '../activities/telemetry/grove-telemetry';
+import { groveTelemetry } from '../activities/telemetry/telemetry-registry';
+import { telemetryOptions, workerTelemetry, type WorkerTelemetry } from './worker-telemetry';
 
 export interface GrovePluginOptions {
   /** The message store, or its URL / settings; from the environment when omitted (`GROVE_STORE_URL`). */
@@ -31,6 +34,11 @@ export interface GrovePluginOptions {
   evaluators?: EvaluatorDefinition[];
   /** What one run may do (spend, fan-out, delays, task queues); `GROVE_POLICY_FILE` or safe defaults when omitted. */
   policy?: OperatorPolicyInput;
+  /**
+   * Traces and metrics by OpenTelemetry (docs/observability.md): from the standard `OTEL_*`
+   * variables when omitted (off unless an OTLP endpoint is set), `false` for none.
+   */
+  telemetry?: GroveTelemetry | false;
 }
 
 /**
@@ -82,11 +90,16 @@ export class GrovePlugin extends SimplePlugin {
     const ready = async () => {
       if (mcp) toolRegistry([...groveTools(opts.tools), ...(await mcp.tools())]);
     };
+    const telemetry = opts.telemetry === false ? undefined : (opts.telemetry ?? groveTelemetry());
+    const observed = telemetry && workerTelemetry(telemetry);
     super({
       name: 'grove',
+      ...(observed ? { clientInterceptors: { workflow: observed.client } } : {}),
       // Known secrets never leave the worker in an activity's error (it is recorded in history and logged).
       workerInterceptors: {
+        ...(observed ? { workflowModules: observed.workflowModules } : {}),
         activity: [
+          ...(observed?.activity ?? []),
           () => ({
             inbound: {
               async execute(input, next) {
@@ -101,7 +114,7 @@ export class GrovePlugin extends SimplePlugin {
           }),
         ],
       },
-      activities: createGroveActivities({ llm, store, tools: opts.tools, mcp, evaluators: opts.evaluators, policy: loadPolicy(opts.policy) }),
+      activities: createGroveActivities({ llm, store, tools: opts.tools, mcp, evaluators: opts.evaluators, policy: loadPolicy(opts.policy), telemetry: telemetry?.steps }),
       runContext: async (next) => {
         try {
           await store.check();
@@ -110,6 +123,7 @@ export class GrovePlugin extends SimplePlugin {
         } finally {
           if (ownsMcp) await mcp.close();
           if (owned) await store.close();
+          await telemetry?.forceFlush();
         }
       },
     });
@@ -117,21 +131,26 @@ export class GrovePlugin extends SimplePlugin {
     this.llm = llm;
     this.mcp = mcp;
     this.ready = ready;
+    this.observed = observed;
   }
 
+  /** What this worker adds to export telemetry; undefined when it exports none. */
+  private readonly observed?: WorkerTelemetry;
+
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    return super.configureWorker({ ...options, ...groveWorkflows(options) });
+    return super.configureWorker(telemetryOptions({ ...options, ...groveWorkflows(options, this.observed !== undefined) }, this.observed));
   }
 
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return super.configureReplayWorker({ ...options, ...groveWorkflows(options) });
+    return super.configureReplayWorker(telemetryOptions({ ...options, ...groveWorkflows(options, this.observed !== undefined) }, this.observed));
   }
 }
 
-/** grove's workflows, unless the worker already has workflows of its own. */
-function groveWorkflows(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>): Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> {
+/** grove's workflows (with the tracing interceptors when the worker exports telemetry), unless the worker already has workflows of its own. */
+function groveWorkflows(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>, traced: boolean): Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> {
   if (options.workflowsPath || options.workflowBundle) return {};
-  return prebuiltMatches() ? { workflowBundle: { codePath: PREBUILT_BUNDLE } } : { workflowsPath: WORKFLOWS_PATH };
+  if (!prebuiltMatches(traced)) return { workflowsPath: WORKFLOWS_PATH };
+  return { workflowBundle: { codePath: traced ? PREBUILT_TRACED_BUNDLE : PREBUILT_BUNDLE } };
 }
 
 /** A store given as an object, a URL or settings, or else the environment's. */

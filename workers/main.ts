@@ -8,7 +8,8 @@
  * GROVE_WORKER_MODULE (a module exporting `tools` / `evaluators` / `mcpServers` to serve, see
  * worker-module.ts), GROVE_MCP_CONFIG (a JSON file of MCP servers whose tools to serve, docs/mcp.md),
  * GROVE_STICKY_QUEUE_TIMEOUT_MS (how long a run waits for this worker's cache before another
- * worker takes over after a crash; Temporal's default 10 s).
+ * worker takes over after a crash; Temporal's default 10 s), the OpenTelemetry variables
+ * (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME...; docs/observability.md).
  * Stops cleanly on SIGINT/SIGTERM: running activities finish or are handed back to the server.
  */
 import { Runtime } from '@temporalio/worker';
@@ -21,6 +22,8 @@ import { loadWorkerModule, workerMcpServers } from './worker-module';
 import type { McpServersConfig } from '../activities/mcp/mcp-config';
 import { McpServers } from '../activities/mcp/mcp-servers';
 import { describeSandbox } from '../activities/sandbox/sandbox-layers';
+import { groveTelemetry, shutdownGroveTelemetry } from '../activities/telemetry/telemetry-registry';
+import { describeTelemetry } from '../activities/telemetry/otel-settings';
 
 /** Runs a worker until it is told to stop; `given.mcpServers` (the command line's) join those of GROVE_MCP_CONFIG and the worker module. */
 export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, given: { mcpServers?: McpServersConfig } = {}): Promise<void> {
@@ -29,12 +32,14 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, giv
   const taskQueue = env.GROVE_TASK_QUEUE ?? 'grove';
   const llm = llmConfigFromEnv(env);
   const extra = env.GROVE_WORKER_MODULE ? loadWorkerModule(env.GROVE_WORKER_MODULE) : {};
+  const telemetry = groveTelemetry(env);
   const mcp = new McpServers(workerMcpServers(env, extra, given.mcpServers));
   try {
     // Started before the worker connects: a server that cannot start stops it here, naming the server.
     const mcpTools = await mcp.tools();
     const connection = await connectWorker(settings);
     const worker = await createGroveWorker({
+      telemetry: telemetry ?? false,
       connection,
       namespace: settings.namespace,
       taskQueue,
@@ -47,6 +52,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, giv
       workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
       workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,
     });
+    if (telemetry) console.log(`grove worker: ${describeTelemetry(telemetry.settings)}`);
     const served = [...(extra.tools ?? []), ...mcpTools, ...(extra.evaluators ?? [])].map((t) => t.name);
     console.log(
       `grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL}${served.length ? `, serving ${served.join(', ')}` : ''} (pid ${process.pid})`,
@@ -56,6 +62,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, giv
     await connection.close();
   } finally {
     await mcp.close();
+    await shutdownGroveTelemetry();
   }
 }
 

@@ -19,7 +19,7 @@ export interface WorkerProcess {
 /**
  * A grove worker in its own OS process (`workers/main.ts`), so a test can SIGKILL it in the
  * middle of a run, exactly as a crashed host would die. `opts.args` runs another worker program
- * (node arguments, e.g. `['-r', 'tsx/cjs', 'examples/mcp/worker.ts']`), ready once it prints
+ * (node arguments, e.g. `bin/grove worker` or `['-r', 'tsx/cjs', 'examples/mcp/worker.ts']`), ready once it prints
  * `opts.readyLine`.
  */
 export function startWorkerProcess(env: Record<string, string>, opts: { args?: string[]; readyLine?: string } = {}): WorkerProcess {

@@ -7,9 +7,24 @@ import { moduleFile } from '../runtime/paths';
 /** The file every grove worker registers workflows from (its source in a checkout, compiled in the package). */
 export const WORKFLOWS_PATH = moduleFile(join(__dirname, '..', 'workflows', 'index'));
 
+/** The workflow interceptors of a worker that exports telemetry (`workflows/telemetry/tracing-interceptors.ts`). */
+export const TRACING_INTERCEPTORS = moduleFile(join(__dirname, '..', 'workflows', 'telemetry', 'tracing-interceptors'));
+
 /** The workflow bundle built with the package (`npm run build`), and what it was built with. */
 export const PREBUILT_BUNDLE = join(__dirname, '..', 'workflow-bundle.js');
+/** The same workflows with the tracing interceptors, for workers that export telemetry. */
+export const PREBUILT_TRACED_BUNDLE = join(__dirname, '..', 'workflow-bundle-traced.js');
 const PREBUILT_INFO = join(__dirname, '..', 'workflow-bundle.json');
+
+export interface GroveBundleOptions {
+  /** Your own workflows file (it should `export * from 'grove-agents/workflows'`); default grove's. */
+  workflowsPath?: string;
+  /**
+   * Bundle grove's tracing interceptors too: the bundle of a worker that exports telemetry. A
+   * worker without telemetry uses a bundle without them, so its workflows run no tracing code.
+   */
+  tracing?: boolean;
+}
 
 /**
  * The workflow code a grove worker runs: the bundle prebuilt with the package when it serves
@@ -21,14 +36,14 @@ const PREBUILT_INFO = join(__dirname, '..', 'workflow-bundle.json');
  * @example
  * await Worker.create({ workflowBundle: await groveWorkflowBundle(), ... });
  */
-export async function groveWorkflowBundle(opts: { workflowsPath?: string } = {}): Promise<{ codePath: string } | WorkflowBundleWithSourceMap> {
-  if (!opts.workflowsPath && prebuiltMatches()) return { codePath: PREBUILT_BUNDLE };
+export async function groveWorkflowBundle(opts: GroveBundleOptions = {}): Promise<{ codePath: string } | WorkflowBundleWithSourceMap> {
+  if (!opts.workflowsPath && prebuiltMatches(opts.tracing)) return { codePath: opts.tracing ? PREBUILT_TRACED_BUNDLE : PREBUILT_BUNDLE };
   return bundleGroveWorkflows(opts);
 }
 
-/** Whether the prebuilt bundle exists and was built with the installed `@temporalio/workflow`. */
-export function prebuiltMatches(): boolean {
-  if (!existsSync(PREBUILT_BUNDLE) || !existsSync(PREBUILT_INFO)) return false;
+/** Whether the prebuilt bundle (or its traced twin) exists and was built with the installed `@temporalio/workflow`. */
+export function prebuiltMatches(tracing = false): boolean {
+  if (!existsSync(tracing ? PREBUILT_TRACED_BUNDLE : PREBUILT_BUNDLE) || !existsSync(PREBUILT_INFO)) return false;
   const built = JSON.parse(readFileSync(PREBUILT_INFO, 'utf8')) as { workflowSdk?: string };
   return built.workflowSdk === workflowSdkVersion();
 }
@@ -46,15 +61,16 @@ export function workflowSdkVersion(): string {
  * const bundle = await bundleGroveWorkflows();
  * await Worker.create({ workflowBundle: bundle, ... });
  */
-export async function bundleGroveWorkflows(opts: { workflowsPath?: string } = {}): Promise<WorkflowBundleWithSourceMap> {
+export async function bundleGroveWorkflows(opts: GroveBundleOptions = {}): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: opts.workflowsPath ?? WORKFLOWS_PATH,
+    ...(opts.tracing ? { workflowInterceptorModules: [TRACING_INTERCEPTORS] } : {}),
     logger: quietLogger,
   });
 }
 
 /** Bundles and writes the bundle to `path`, returning `{ codePath }` for `WorkerOptions.workflowBundle`. */
-export async function writeWorkflowBundle(path: string, opts: { workflowsPath?: string } = {}): Promise<{ codePath: string }> {
+export async function writeWorkflowBundle(path: string, opts: GroveBundleOptions = {}): Promise<{ codePath: string }> {
   const bundle = await bundleGroveWorkflows(opts);
   await writeFile(path, bundle.code);
   return { codePath: path };

@@ -13,6 +13,7 @@ import { defineEvaluator, LLM_EVALUATOR_NAME, runEvaluator, type EvaluatorDefini
 import { EvaluatorFailure } from './evaluator-failures';
 import { secretRedactor } from '../secrets/secret-redactor';
 import { evaluateWithLlm, type LlmEvaluatorSpec } from './llm-evaluator';
+import type { StepTelemetry } from '../telemetry/step-telemetry';
 
 export interface EvaluatorActivityDeps {
   /** Custom evaluators runs can name (`evaluator: { name, options }`); `llm` is always there. */
@@ -24,6 +25,8 @@ export interface EvaluatorActivityDeps {
   client?: OpenAI;
   /** Blanks known secrets out of evaluations (reasoning, why one failed) before they are stored (default: the worker environment's). */
   redact?: (text: string) => string;
+  /** An `evaluate` span per evaluation (its model calls inside), when the worker exports telemetry. */
+  telemetry?: StepTelemetry;
 }
 
 const NO_USAGE = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -63,7 +66,9 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
     // when the evaluation itself was recorded before (the workflow counts them as stored).
     const trajectory = await resolveConversation(store, input.trajectory);
     // A finished evaluation is recorded under its call key: not paid for twice after a worker crash or a reset.
-    return callOnce(store, 'groveEvaluate', input, async () => redacted(await evaluate(input, trajectory)));
+    const run = async () => redacted(await evaluate(input, trajectory));
+    const { telemetry } = deps;
+    return callOnce(store, 'groveEvaluate', input, () => (telemetry ? telemetry.evaluation(input.evaluator.name, run, (r) => ({ score: r.score, reasoning: r.reasoning })) : run()));
   }
 
   async function evaluate(input: EvaluateInput, trajectory: Message[]): Promise<EvaluateResult> {
@@ -73,7 +78,7 @@ export function createEvaluatorActivities(deps: EvaluatorActivityDeps) {
       const spec = evaluator as LlmEvaluatorSpec;
       const model = spec.model ?? llm.defaultModel;
       return withHeartbeats(llm.heartbeatIntervalMs, { evaluator: LLM_EVALUATOR_NAME, waitingFor: model }, () =>
-        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: llm.sendCallKey ? requestKey('groveEvaluate', input) : undefined }),
+        evaluateWithLlm(trajectory, spec, { client: openai(), config: llm, signal, callKey: llm.sendCallKey ? requestKey('groveEvaluate', input) : undefined, telemetry: deps.telemetry }),
       );
     }
     const def = registered(evaluator.name);

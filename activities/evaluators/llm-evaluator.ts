@@ -11,6 +11,7 @@ import type { LlmConfig } from '../llm/llm-config';
 import { EvaluatorFailure } from './evaluator-failures';
 import { combineEvaluations, parseEvaluation } from './parse-evaluation';
 import { renderTrajectory, type RenderOptions } from './render-trajectory';
+import type { StepTelemetry } from '../telemetry/step-telemetry';
 
 export { parseEvaluation, combineEvaluations, DEFAULT_SAMPLE_SCORE } from './parse-evaluation';
 export type { ParsedEvaluation, CombinedEvaluation } from './parse-evaluation';
@@ -71,6 +72,8 @@ export interface LlmEvaluatorOptions {
   render?: RenderOptions;
   /** What servers were found to refuse (default: the worker's shared memory). */
   compat?: ProviderCompat;
+  /** Traces each model call of the evaluation, when the worker exports telemetry. */
+  telemetry?: StepTelemetry;
 }
 
 export const EVALUATOR_DEFAULTS = { temperature: 0.7, nSamples: 1, maxTokens: 1024 } as const;
@@ -109,7 +112,7 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
     max_tokens: EVALUATOR_DEFAULTS.maxTokens,
     ...(n === 1 ? {} : { n }),
   };
-  const { response } = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), body, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey });
+  const { response } = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), body, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey, telemetry: opts.telemetry });
   if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
     throw ApplicationFailure.retryable(
       `the model endpoint at ${opts.config.baseURL} (model ${model}) sent an evaluation without choices`,
@@ -130,7 +133,7 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
       messages: [{ role: 'system' as const, content: `${String(system!.content)}\n${CUT_OFF_INSTRUCTION}` }, ...rest],
       ...(cut.length === 1 ? { n: undefined } : { n: cut.length }),
     };
-    const again = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), retry, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey });
+    const again = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), retry, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey, telemetry: opts.telemetry });
     const redo = [...(again.response?.choices ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     cut.forEach((at, k) => {
       if (redo[k]) parsed[at] = parseEvaluation(sampleText(redo[k].message));

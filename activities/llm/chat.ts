@@ -15,6 +15,7 @@ import { compatCompletion } from './compat-completion';
 import { ProviderCompat, sharedCompat } from './provider-compat';
 import { secretRedactor } from '../secrets/secret-redactor';
 import { redactMessage } from '../secrets/redact-message';
+import type { StepTelemetry } from '../telemetry/step-telemetry';
 
 export interface LlmActivityDeps {
   config: LlmConfig;
@@ -25,6 +26,8 @@ export interface LlmActivityDeps {
   compat?: ProviderCompat;
   /** Blanks known secrets out of model answers before they are stored (default: the worker environment's, `secretRedactor`). */
   redact?: (text: string) => string;
+  /** Spans and metrics for each model call, when the worker exports telemetry. */
+  telemetry?: StepTelemetry;
 }
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
@@ -48,6 +51,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
   const client = deps.client ?? createOpenAIClient(config);
   const compat = deps.compat ?? sharedCompat();
   const redact = deps.redact ?? secretRedactor();
+  const { telemetry } = deps;
 
   async function llmChat(input: ChatActivityInput): Promise<ChatActivityResult> {
     const conversation = await resolveConversation(store, input.conversation);
@@ -60,7 +64,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     const fit = fitted(whole, input.params);
     const body = { ...(input.params ?? {}), model, messages: fit.messages.map(toWire) } as Body;
     const { response, notes } = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
-      compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key }),
+      compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key, telemetry }),
     );
     if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
       throw ApplicationFailure.retryable(
@@ -91,7 +95,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
   async function embed(input: EmbedActivityInput): Promise<EmbedActivityResult> {
     const model = input.model ?? config.defaultModel;
-    const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, async () => {
+    const request = async () => {
       try {
         return await client.embeddings.create(
           { model, input: input.texts, ...(input.dimensions ? { dimensions: input.dimensions } : {}) },
@@ -100,7 +104,12 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       } catch (err) {
         throw classifyLlmError(err, { baseURL: config.baseURL, model });
       }
-    });
+    };
+    const response = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
+      telemetry
+        ? telemetry.modelCall({ operation: 'embeddings', model, baseURL: config.baseURL }, request, (r) => ({ model: r.model, inputTokens: r.usage?.prompt_tokens }))
+        : request(),
+    );
     const embeddings = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding as number[]);
     const prompt = response.usage?.prompt_tokens ?? 0;
     return { embeddings, model: response.model ?? model, usage: { promptTokens: prompt, completionTokens: 0, totalTokens: response.usage?.total_tokens ?? prompt } };

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { classifyLlmError } from './classify-error';
 import { adaptRequest, isValidationMessage, quirkFromRefusal, type ProviderCompat, type ProviderQuirks } from './provider-compat';
+import type { ModelResponse, StepTelemetry } from '../telemetry/step-telemetry';
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
@@ -8,6 +9,8 @@ export interface CompatOptions {
   baseURL: string;
   signal?: AbortSignal;
   callKey?: string;
+  /** Traces the call (all its requests together) and counts its tokens, when the worker exports telemetry. */
+  telemetry?: StepTelemetry;
 }
 
 /**
@@ -22,7 +25,13 @@ export interface CompatOptions {
  * const { response, notes } = await compatCompletion(client, compat, { model, messages, n: 3 }, { baseURL });
  * // notes: ['the server returned 1 choice for n=3', 'n=3 emulated by 3 requests']
  */
-export async function compatCompletion(client: OpenAI, compat: ProviderCompat, body: Body, opts: CompatOptions): Promise<{ response: OpenAI.ChatCompletion; notes: string[] }> {
+export function compatCompletion(client: OpenAI, compat: ProviderCompat, body: Body, opts: CompatOptions): Promise<{ response: OpenAI.ChatCompletion; notes: string[] }> {
+  const call = () => completion(client, compat, body, opts);
+  if (!opts.telemetry) return call();
+  return opts.telemetry.modelCall({ operation: 'chat', model: body.model, baseURL: opts.baseURL, body: body as never }, call, ({ response }) => responseInfo(response));
+}
+
+async function completion(client: OpenAI, compat: ProviderCompat, body: Body, opts: CompatOptions): Promise<{ response: OpenAI.ChatCompletion; notes: string[] }> {
   const model = body.model;
   const quirks = compat.quirks(opts.baseURL, model);
   const notes: string[] = [];
@@ -76,4 +85,17 @@ function providerText(err: InstanceType<typeof OpenAI.APIError>): string {
 function sumUsage(usages: Array<OpenAI.CompletionUsage | undefined>): OpenAI.CompletionUsage {
   const sum = (k: 'prompt_tokens' | 'completion_tokens' | 'total_tokens') => usages.reduce((a, u) => a + (u?.[k] ?? 0), 0);
   return { prompt_tokens: sum('prompt_tokens'), completion_tokens: sum('completion_tokens'), total_tokens: sum('total_tokens') };
+}
+
+/** What telemetry reads from a completion (the choices themselves only when it captures content). */
+function responseInfo(response: OpenAI.ChatCompletion | undefined): ModelResponse {
+  const choices = response?.choices ?? [];
+  return {
+    model: response?.model,
+    id: response?.id,
+    finishReasons: choices.map((c) => c.finish_reason ?? 'stop'),
+    inputTokens: response?.usage?.prompt_tokens,
+    outputTokens: response?.usage?.completion_tokens,
+    choices: choices.map((c) => ({ message: c.message as never, finishReason: c.finish_reason ?? undefined })),
+  };
 }

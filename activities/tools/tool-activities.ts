@@ -17,6 +17,7 @@ import { type AnyToolDefinition, checkToolDefinition, ToolDefinitionError, toolS
 import { invalidArgumentsText, invalidJsonText, notApprovedText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
 import { cutOutput, DEFAULT_MAX_OUTPUT_CHARS, defaultFormatOutput, jsonSafeOutput } from './tool-output';
 import { secretRedactor } from '../secrets/secret-redactor';
+import type { StepTelemetry } from '../telemetry/step-telemetry';
 
 /** Tools that are known only once something was asked (a worker's MCP servers list theirs when they start). */
 export interface ToolSource {
@@ -35,6 +36,8 @@ export interface ToolActivityOptions {
   redact?: (text: string) => string;
   /** Longest tool output kept, in characters, for what the model sees and for `rawOutput` each (default 100,000): results travel through workflow history. */
   maxOutputChars?: number;
+  /** An `execute_tool` span per tool run, when the worker exports telemetry. */
+  telemetry?: StepTelemetry;
 }
 
 /**
@@ -109,7 +112,12 @@ export function createToolActivities(options: ToolActivityOptions) {
     const { call } = input;
     // At most once per scheduled activity: a tool that ran is not run again after a worker crash.
     const tools = await allTools();
-    const outcome = await callOnce(store, 'groveRunTool', input, () => runCall(tools, call, input.offered, trajectory, input.approval));
+    const run = () => runCall(tools, call, input.offered, trajectory, input.approval);
+    const outcome = await callOnce(store, 'groveRunTool', input, () =>
+      options.telemetry
+        ? options.telemetry.toolRun({ name: call.function.name, callId: call.id, description: tools.get(call.function.name)?.description, arguments: call.function.arguments }, run, (o) => o)
+        : run(),
+    );
     const message: ToolMessage =
       outcome.rawOutput === undefined
         ? { role: 'tool', tool_call_id: call.id, content: outcome.content }

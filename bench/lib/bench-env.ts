@@ -20,6 +20,7 @@ import { startModelServer, type ModelServer } from '../../model-server';
 import { createGroveWorker } from '../../workers/create-worker';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { benchEvaluators, benchPolicies } from './bench-models';
+import type { GroveTelemetry } from '../../activities/telemetry/grove-telemetry';
 
 /**
  * One Temporal dev server (or TEMPORAL_ADDRESS), one scripted model server and one workflow
@@ -38,7 +39,7 @@ export interface BenchEnv {
   llm(overrides?: Partial<LlmConfig>): LlmConfig;
   worker(
     taskQueue: string,
-    overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind; tools?: AnyToolDefinition[]; evaluators?: EvaluatorDefinition[]; mcpServers?: McpServers },
+    overrides?: { llm?: Partial<LlmConfig>; maxConcurrentActivities?: number; store?: BenchStoreKind; tools?: AnyToolDefinition[]; evaluators?: EvaluatorDefinition[]; mcpServers?: McpServers; bundlePath?: string; telemetry?: GroveTelemetry | false },
   ): Promise<Worker>;
   grove(taskQueue: string): GroveClient;
   close(): Promise<void>;
@@ -90,7 +91,8 @@ export async function openBenchEnv(opts: { quick: boolean; log: (line: string) =
       createGroveWorker({
         connection: nativeConnection,
         taskQueue,
-        workflowBundle: { codePath: bundle.codePath },
+        workflowBundle: { codePath: overrides.bundlePath ?? bundle.codePath },
+        telemetry: overrides.telemetry ?? false,
         llm: llm(overrides.llm),
         store: await store(overrides.store),
         tools: overrides.tools ?? exampleTools,

@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { version } from '../../runtime/version';
 import { COMMANDS, CONNECT_HELP, type CommandIo } from './command-table';
 import { UsageError } from './usage-error';
+import { shutdownGroveTelemetry } from '../../activities/telemetry/telemetry-registry';
+
+export { version };
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -19,20 +21,9 @@ const KNOWN = new Set([
   'PolicyConfigError',
   'McpConfigError',
   'GroveInvalidToolDefinition',
+  'TelemetryConfigError',
 ]);
 const USAGE = new Set(['UsageError', 'GroveInvalidInput']);
-
-/** grove's version, from its package.json. */
-export function version(): string {
-  for (const dir of [join(__dirname, '..', '..'), join(__dirname, '..', '..', '..')]) {
-    try {
-      return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
-    } catch {
-      // compiled layout: one level deeper
-    }
-  }
-  return 'unknown';
-}
 
 function helpText(): string {
   return [
@@ -78,6 +69,9 @@ export async function main(argv: string[], io: CommandIo = { out }): Promise<num
     const message = KNOWN.has(name) ? (err as Error).message : (require('./describe-failure') as typeof import('./describe-failure')).describeFailure(err);
     process.stderr.write(`grove: ${message}\n`);
     return USAGE.has(name) ? 2 : 1;
+  } finally {
+    // Spans and metrics still batched leave before the process exits (nothing to do when telemetry is off).
+    await shutdownGroveTelemetry();
   }
 }
 

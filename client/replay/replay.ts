@@ -12,6 +12,8 @@ export interface ReplayOptions {
   workflowBundle?: ReplayWorkerOptions['workflowBundle'];
   /** Else the workflows file to bundle (default grove's `workflows/index.ts`, as `grove worker` serves). */
   workflowsPath?: string;
+  /** Sinks the workflow code calls (a traced bundle's: a replay calls none of them, but they must exist). */
+  sinks?: ReplayWorkerOptions['sinks'];
 }
 
 /** What replaying one run against the current code found. */
@@ -124,7 +126,7 @@ export function describeReplay(report: ReplayReport): string {
 }
 
 async function replayOptions(opts: ReplayOptions): Promise<ReplayWorkerOptions> {
-  return { workflowBundle: opts.workflowBundle ?? (await bundleGroveWorkflows({ workflowsPath: opts.workflowsPath })) };
+  return { workflowBundle: opts.workflowBundle ?? (await bundleGroveWorkflows({ workflowsPath: opts.workflowsPath })), sinks: opts.sinks };
 }
 
 function toHistory(history: History | unknown): History {

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { connectionOptions, type TemporalConnectionSettings } from './connection-options';
+import { groveClientInterceptors } from '../telemetry-interceptors';
 
 /** Temporal could not be reached: the message names the address and the setting that chose it. */
 export class TemporalUnreachableError extends Error {
@@ -9,13 +10,15 @@ export class TemporalUnreachableError extends Error {
 
 /**
  * A Temporal client for the given settings (a local dev server, a cluster or Temporal Cloud).
+ * With OpenTelemetry configured (`OTEL_EXPORTER_OTLP_ENDPOINT`...), the runs it starts begin
+ * their traces here (`groveClientInterceptors`).
  *
  * @example
  * const client = await connectClient(temporalSettings());
  */
 export async function connectClient(settings: TemporalConnectionSettings): Promise<Client> {
   const connection = await reach(settings, () => Connection.connect(connectionOptions(settings)));
-  return new Client({ connection, namespace: settings.namespace });
+  return new Client({ connection, namespace: settings.namespace, interceptors: { workflow: groveClientInterceptors() } });
 }
 
 /** The native connection a worker polls with, for the same settings. */

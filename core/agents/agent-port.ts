@@ -3,6 +3,7 @@ import type { ActiveToolsInput, EvaluateInput, EvaluateResult, RunToolInput, Run
 import type { ChatActivityInput, ChatActivityResult } from '../schemas/llm-call';
 import type { Message } from '../schemas/messages';
 import type { ApprovalAsk, ApprovalOutcome } from '../steering/approvals';
+import type { SpanAttributes, TraceSpan } from '../trace-span';
 
 /**
  * Everything a search agent does that is not deterministic bookkeeping. In a workflow each
@@ -26,6 +27,11 @@ export interface AgentPort {
   log?(message: string): void;
   /** Called after each search step (progress reporting: search attributes, details). */
   onStep?(progress: SearchProgress): void;
+  /**
+   * A span for a step of the search (a node's expansion, a reflection), when the run is traced;
+   * absent otherwise. The calls a step makes become the span's children.
+   */
+  startSpan?(name: string, attributes: SpanAttributes): TraceSpan;
 }
 
 export interface SearchProgress {

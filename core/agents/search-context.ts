@@ -21,6 +21,7 @@ import { endsTrajectory, isOutputMessage, isSolution, isTerminal, type Terminati
 import type { SearchState, SearchStateJSON, SearchStop } from './search-state';
 import { bestNode } from './best-node';
 import { evaluationData, noteEvaluation } from './evaluation-failures';
+import { traced } from '../trace-span';
 
 /**
  * Changes to how a search spends, each of which a workflow turns on behind a patch so runs
@@ -316,8 +317,19 @@ export class SearchContext {
     const plan = this.planExpansion(nodeId);
     const reserve = this.expansionCalls(plan.k);
     this.reserved += reserve;
+    const span = this.port.startSpan?.('grove.expand', { 'grove.node.id': nodeId, 'grove.node.depth': node.depth, 'grove.expansion.width': plan.k });
     try {
-      return await this.expandReserved(nodeId, node.depth, plan);
+      const attach = await (span ? span.within(() => this.expandReserved(nodeId, node.depth, plan)) : this.expandReserved(nodeId, node.depth, plan));
+      if (!span) return attach;
+      // The span ends once the children are attached, naming them and their scores.
+      return () => {
+        const ids = attach();
+        span.end({ 'grove.node.children': ids, 'grove.node.scores': ids.map((id) => this.node(id).score ?? -1) });
+        return ids;
+      };
+    } catch (err) {
+      span?.end(undefined, err);
+      throw err;
     } finally {
       this.reserved -= reserve;
     }
@@ -385,7 +397,7 @@ export class SearchContext {
     if (!this.options.reflection || this.budgetStop(1)) return '';
     this.reserved += 1;
     try {
-      return await this.reflectReserved(nodeId);
+      return await traced(this.port.startSpan?.('grove.reflect', { 'grove.node.id': nodeId }), () => this.reflectReserved(nodeId));
     } finally {
       this.reserved -= 1;
     }
@@ -417,7 +429,8 @@ export class SearchContext {
   /** Evaluates one node after the fact (chain-of-thought's final answer). */
   async evaluateNode(nodeId: number): Promise<void> {
     const input = trajectoryInput(this.tree, nodeId);
-    const evaluation = await this.runEvaluation(input, `evaluate n${nodeId}`);
+    const span = this.port.startSpan?.('grove.evaluate', { 'grove.node.id': nodeId });
+    const evaluation = await traced(span, () => this.runEvaluation(input, `evaluate n${nodeId}`), (e) => ({ 'grove.score': e.score }));
     markWritten(this.tree, nodeId, input);
     this.tree.setScore(nodeId, compactScore(evaluation.score));
     this.tree.setData(nodeId, { ...this.node(nodeId).data, ...evaluationData(evaluation) });

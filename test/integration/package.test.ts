@@ -21,6 +21,7 @@ test('the packed package installs into a fresh project and runs there without Ty
   const [info] = JSON.parse(packed) as { filename: string; files: { path: string }[] }[];
   const files = info.files.map((f) => f.path);
   expect(files).toContain('dist/workflow-bundle.js');
+  expect(files).toContain('dist/workflow-bundle-traced.js'); // for workers that export telemetry
   expect(files).toContain('dist/workflows/api/index.d.ts');
   expect(files.filter((f) => /^(test|bench|scripts)\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
 

@@ -12,6 +12,7 @@ import { EVALUATION_FAILURES, evaluatorPort } from './evaluator-port';
 import { toolPort } from './tool-port';
 import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
+import { workflowTracing } from './telemetry-hook';
 
 type StoreActivities = ReturnType<typeof createStoreActivities>;
 
@@ -50,7 +51,14 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
       afterResult(store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }])),
     nowMs: () => Date.now(),
     log: () => {},
+    ...tracedSteps(),
   };
+}
+
+/** A span per search step when the worker traces (its bundle has the tracing interceptors); nothing otherwise. */
+function tracedSteps(): Pick<AgentPort, 'startSpan'> {
+  const tracing = workflowTracing();
+  return tracing ? { startSpan: (name, attributes) => tracing.startSpan(name, attributes) } : {};
 }
 
 /** Whether Temporal suggests continuing as new (history near its limits). */

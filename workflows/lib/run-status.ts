@@ -3,6 +3,7 @@ import type { RunStatus } from '../../core/schemas/run-status';
 import { GroveError } from '../../core/errors';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../search-attributes';
 import { retriesExhausted, type RetryBounds } from './give-up';
+import { workflowTracing } from './telemetry-hook';
 
 export type { RunStatus } from '../../core/schemas/run-status';
 
@@ -24,6 +25,7 @@ export const ENDINGS_PATCH = 'grove-status-every-ending';
  * kind, status, calls, tokens and best score.
  */
 export function reportRun(update: { kind?: string; status?: RunStatus; calls?: number; tokens?: number; bestScore?: number }): void {
+  workflowTracing()?.runReported(update);
   const pairs = [];
   if (update.kind !== undefined) pairs.push({ key: GroveKind, value: update.kind });
   if (update.status !== undefined) pairs.push({ key: GroveStatus, value: update.status });
