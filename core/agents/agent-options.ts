@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../schemas/input-shape';
 import { BudgetSpecSchema, PricingSchema } from '../budget';
 import { ChatParamsSchema } from '../schemas/chat-params';
 import { LlmSettingsSchema } from '../schemas/llm-settings';
@@ -40,6 +41,7 @@ export const AgentInputSchema = z
     messages: z
       .array(MessageSchema)
       .min(1)
+      .max(INPUT_LIMITS.messages)
       .optional()
       .describe('Prior conversation plus the task, as OpenAI chat messages. Give exactly one of `prompt` or `messages`.'),
     /** System prompt for the agent's tool calls. */
@@ -48,7 +50,8 @@ export const AgentInputSchema = z
     tools: z
       .array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names are 1-64 letters, digits, _ or -'))
       .min(1)
-      .describe('Names of tools registered on the workers (`defineTool`).'),
+      .max(INPUT_LIMITS.tools)
+      .describe('Names of tools registered on the workers (`defineTool`), at most 128 (what OpenAI accepts in one call).'),
     model: z.string().min(1).optional().describe("The model for candidate steps (default the workers' GROVE_MODEL)."),
     /** Extra model parameters for candidate calls; `temperature` defaults to 1.0 (diverse candidates). */
     apiKwargs: ChatParamsSchema.optional().describe(

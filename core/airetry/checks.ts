@@ -4,6 +4,7 @@ import type { AICall } from './ai-call';
 import type { Condition, Feedback } from './evaluate-condition';
 import { compilePattern, UnsupportedPatternError } from './safe-pattern';
 import { zodFromJsonSchema } from './schema-patterns';
+import { inputShapeProblem } from '../schemas/input-shape';
 
 /**
  * How user-supplied patterns are matched: `linear` (RE2, the default) or `native` (JavaScript's
@@ -30,6 +31,12 @@ const caseSensitive = z.boolean().optional().describe('Compare case-sensitively 
 
 /** A JSON Schema from a run's input: usable by zod, its patterns matchable in linear time. */
 export const JsonSchemaSpec = z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
+  // Checked without recursion first: compiling a schema thousands of levels deep would overflow the stack.
+  const shape = inputShapeProblem(schema);
+  if (shape) {
+    ctx.addIssue({ code: 'custom', message: `not a usable JSON Schema: ${shape}` });
+    return;
+  }
   try {
     zodFromJsonSchema(schema);
   } catch (err) {
