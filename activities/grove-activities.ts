@@ -9,6 +9,8 @@ import { codeTestsEvaluator, createSandboxActivities, runCodeTool } from './sand
 import type { MessageStore } from './store/message-store';
 import { createStoreActivities } from './store/store-activities';
 import { createToolActivities, type AnyToolDefinition } from './tools';
+import { createRegistryActivities, guardRegistry } from './registry/registry-activities';
+import { describeWorkerRegistry, FleetState } from './registry/worker-registry';
 
 export interface GroveActivityDeps {
   llm: LlmConfig;
@@ -19,6 +21,8 @@ export interface GroveActivityDeps {
   client?: OpenAI;
   /** The operator policy runs are held to (`grovePolicy`); `GROVE_POLICY_FILE` or the defaults when omitted. */
   policy?: OperatorPolicy;
+  /** The worker's place in its fleet (its registry, whether it routes); from `groveFleetState(deps)` when omitted. */
+  fleet?: FleetState;
 }
 
 /**
@@ -29,15 +33,35 @@ export interface GroveActivityDeps {
  * const activities = createGroveActivities({ llm: llmConfigFromEnv(), store, tools: [multiply] });
  */
 export function createGroveActivities(deps: GroveActivityDeps) {
+  const { tools, evaluators } = servedBy(deps);
+  const fleet = deps.fleet ?? groveFleetState(deps);
   return {
     ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client }),
     ...createStoreActivities(deps.store),
     ...createResumeActivities(),
-    ...createToolActivities({ tools: withBuiltIns(deps.tools ?? [], [runCodeTool]), store: deps.store }),
-    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client }),
+    ...guardRegistry(fleet, createToolActivities({ tools, store: deps.store })),
+    ...guardRegistry(fleet, createEvaluatorActivities({ evaluators, llm: deps.llm, store: deps.store, client: deps.client })),
+    ...createRegistryActivities(fleet),
     ...createPolicyActivities(deps.policy ?? loadPolicy()),
     ...createSandboxActivities(),
   };
+}
+
+/**
+ * The registry of a worker that serves `deps` (see `describeWorkerRegistry`): what
+ * `createGroveActivities` registers, grove's built-ins included.
+ *
+ * @example
+ * groveFleetState({ tools: [multiply] }).registry.fingerprint // '3fa9c2d1e0b4a7f2'
+ */
+export function groveFleetState(deps: Pick<GroveActivityDeps, 'tools' | 'evaluators'>): FleetState {
+  const { tools, evaluators } = servedBy(deps);
+  return new FleetState(describeWorkerRegistry(tools, evaluators));
+}
+
+/** Every tool and evaluator a worker serves: the user's, then grove's built-ins whose names they do not take. */
+function servedBy(deps: Pick<GroveActivityDeps, 'tools' | 'evaluators'>) {
+  return { tools: withBuiltIns(deps.tools ?? [], [runCodeTool]), evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]) };
 }
 
 /** The user's tools (or evaluators) plus grove's built-ins whose names they do not take. */

@@ -5,6 +5,7 @@ import type { AnyToolDefinition } from '../activities/tools';
 import type { MessageStore } from '../activities/store/message-store';
 import type { StoreSettings } from '../activities/store/open-store';
 import { GrovePlugin } from './grove-plugin';
+import type { FleetOptions } from './fleet';
 import type { OperatorPolicyInput } from '../core/policy/operator-policy';
 
 export interface GroveWorkerOptions {
@@ -29,6 +30,10 @@ export interface GroveWorkerOptions {
   evaluators?: EvaluatorDefinition[];
   /** What one run may do; `GROVE_POLICY_FILE` or safe defaults when omitted. */
   policy?: OperatorPolicyInput;
+  /** How the worker reports other workers on its task queue whose tools differ (default: its logger). */
+  fleet?: FleetOptions;
+  /** `false`: a tool worker, serving grove's activities without running workflows (default true). */
+  workflows?: boolean;
   /** More activities to serve beside grove's. */
   activities?: Record<string, (...args: any[]) => Promise<unknown>>;
   /** Anything else Temporal's `WorkerOptions` accepts (concurrency, tuner, identity...). */
@@ -45,7 +50,7 @@ export interface GroveWorkerOptions {
  * await worker.run();
  */
 export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worker> {
-  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, evaluators: opts.evaluators, policy: opts.policy });
+  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, evaluators: opts.evaluators, policy: opts.policy, fleet: opts.fleet, workflows: opts.workflows });
   await plugin.store.check();
   return Worker.create({
     connection: opts.connection,

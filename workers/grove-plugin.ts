@@ -1,7 +1,11 @@
+import { hostname } from 'node:os';
 import { SimplePlugin } from '@temporalio/plugin';
-import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import type { ActivityInboundCallsInterceptor, ReplayWorkerOptions, Worker, WorkerInterceptors, WorkerOptions } from '@temporalio/worker';
 import type { EvaluatorDefinition } from '../activities/evaluators';
-import { createGroveActivities } from '../activities/grove-activities';
+import { createGroveActivities, groveFleetState } from '../activities/grove-activities';
+import type { FleetState } from '../activities/registry/worker-registry';
+import { identityWithRegistry } from '../core/fleet/registry';
+import { runInFleet, type FleetOptions } from './fleet';
 import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
 import type { MessageStore } from '../activities/store/message-store';
 import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
@@ -22,6 +26,13 @@ export interface GrovePluginOptions {
   evaluators?: EvaluatorDefinition[];
   /** What one run may do (spend, fan-out, delays, task queues); `GROVE_POLICY_FILE` or safe defaults when omitted. */
   policy?: OperatorPolicyInput;
+  /** How the worker reports other workers on its task queue whose tools differ (default: its logger). */
+  fleet?: FleetOptions;
+  /**
+   * Whether the worker runs grove's workflows (default true). `false` makes a tool worker: it
+   * serves grove's activities — your tools and evaluators among them — and runs no workflows.
+   */
+  workflows?: boolean;
 }
 
 /**
@@ -36,6 +47,11 @@ export interface GrovePluginOptions {
  * Search attributes (`GroveKind`, `GroveStatus`, ...) are registered by `GroveClient.start` and
  * `grove setup` (a worker's plugin hook cannot call the server).
  *
+ * In a fleet, the worker's identity carries its registry's fingerprint (its tools and evaluators
+ * by name and definition), it also polls `<taskQueue>@<fingerprint>` — where runs bound to its
+ * registry send their tools and evaluators — and it reports other workers on its queue whose
+ * registries differ (see docs/operations.md, "Running a fleet").
+ *
  * @example
  * import { Worker, NativeConnection } from '@temporalio/worker';
  * import { GrovePlugin } from 'grove-agents/worker';
@@ -49,33 +65,25 @@ export interface GrovePluginOptions {
 export class GrovePlugin extends SimplePlugin {
   readonly store: MessageStore;
   readonly llm: LlmConfig;
+  /** This worker's registry, and whether it routes (once it runs). */
+  readonly fleet: FleetState;
+  private readonly fleetOptions: FleetOptions;
+  private readonly groveActivities: ReturnType<typeof createGroveActivities>;
+  private readonly interceptors: WorkerInterceptors;
+  private readonly runsWorkflows: boolean;
 
   constructor(opts: GrovePluginOptions = {}) {
     const store = resolveStore(opts.store);
     // A store the plugin opened from a URL is the plugin's to close; one it was given is not.
     const owned = opts.store === undefined || typeof opts.store === 'string' || !('get' in opts.store);
     const llm = llmConfigFromEnv(process.env, opts.llm ?? {});
-    const redact = secretRedactor();
+    const fleet = groveFleetState(opts);
+    const activities = createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators, policy: loadPolicy(opts.policy), fleet });
+    const interceptors: WorkerInterceptors = { activity: [activityGuards(secretRedactor())] };
     super({
       name: 'grove',
-      // Known secrets never leave the worker in an activity's error (it is recorded in history and logged).
-      workerInterceptors: {
-        activity: [
-          () => ({
-            inbound: {
-              async execute(input, next) {
-                try {
-                  return await next(input);
-                } catch (err) {
-                  redactError(err, redact);
-                  throw err;
-                }
-              },
-            },
-          }),
-        ],
-      },
-      activities: createGroveActivities({ llm, store, tools: opts.tools, evaluators: opts.evaluators, policy: loadPolicy(opts.policy) }),
+      workerInterceptors: interceptors,
+      activities,
       runContext: async (next) => {
         await store.check();
         try {
@@ -87,15 +95,43 @@ export class GrovePlugin extends SimplePlugin {
     });
     this.store = store;
     this.llm = llm;
+    this.fleet = fleet;
+    this.fleetOptions = opts.fleet ?? {};
+    this.groveActivities = activities;
+    this.interceptors = interceptors;
+    this.runsWorkflows = opts.workflows !== false;
   }
 
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    return super.configureWorker({ ...options, ...groveWorkflows(options) });
+    const identity = identityWithRegistry(options.identity ?? `${process.pid}@${hostname()}`, this.fleet.registry.fingerprint);
+    return super.configureWorker({ ...options, identity, ...(this.runsWorkflows ? groveWorkflows(options) : {}) });
+  }
+
+  override runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    return super.runWorker(worker, (w) =>
+      runInFleet(w, this.fleet, { activities: this.groveActivities, interceptors: this.interceptors, store: this.store, ...this.fleetOptions }, () => next(w)),
+    );
   }
 
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     return super.configureReplayWorker({ ...options, ...groveWorkflows(options) });
   }
+}
+
+/** Known secrets never leave the worker in an activity's error (it is recorded in history and logged). */
+function activityGuards(redact: (text: string) => string): () => { inbound: ActivityInboundCallsInterceptor } {
+  return () => ({
+    inbound: {
+      async execute(input, next) {
+        try {
+          return await next(input);
+        } catch (err) {
+          redactError(err, redact);
+          throw err;
+        }
+      },
+    },
+  });
 }
 
 /** grove's workflows, unless the worker already has workflows of its own. */

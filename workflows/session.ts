@@ -30,6 +30,8 @@ import { failRun, reportRun } from './lib/run-status';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { Serial } from './lib/serial';
 import { toolPort } from './lib/tool-port';
+import { bindRegistry, carriedRegistry as registryToCarry, restoreRegistry } from './lib/run-registry';
+import type { RunRegistry } from '../core/schemas/fleet';
 import { rejectUpdate, steeringUpdate } from './lib/update-checks';
 import { validateInput } from './lib/validate-input';
 
@@ -65,7 +67,7 @@ export const sessionProgressQuery = defineQuery<Record<string, unknown>>('progre
  *   startWorkflowOperation: new WithStartWorkflowOperation('session', { workflowId: 'chat-ana', taskQueue: 'grove', args: [{}], workflowIdConflictPolicy: 'USE_EXISTING' }),
  * });
  */
-export async function session(raw: SessionInput, carried?: SessionHandover): Promise<SessionResult> {
+export async function session(raw: SessionInput, carried?: SessionHandover, carriedRegistry?: RunRegistry[]): Promise<SessionResult> {
   const options = validateInput(SessionInputSchema, raw, 'session input', 'session');
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
   const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
@@ -248,9 +250,11 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
     if (carried) {
       state = SessionState.fromJSON(carried);
       setLedgerGeneration(state.counters.handovers);
+      restoreRegistry(carriedRegistry);
     } else {
       reportRun({ kind: 'session', status: 'running' });
       await enforcePolicy('session', options);
+      await bindRegistry([{ queue: options.toolTaskQueue, tools: options.tools, evaluators: [] }], llm, options.registry);
       const specs = options.tools.length > 0 ? await tools.describeTools(options.tools) : [];
       state = SessionState.create(options, specs, Date.now());
     }
@@ -265,7 +269,8 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
       return result(s);
     }
     s.counters.handovers += 1;
-    return await continueAsNew<typeof session>(raw, s.handoverJSON());
+    const registry = registryToCarry();
+    return registry ? await continueAsNew<typeof session>(raw, s.handoverJSON(), registry) : await continueAsNew<typeof session>(raw, s.handoverJSON());
   } catch (err) {
     failRun(err);
   }

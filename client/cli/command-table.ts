@@ -191,9 +191,12 @@ grove store gc [--retention 7d] [--dry-run] [--json]
     load: async () => (require('./commands/store') as typeof import('./commands/store')).storeCommand,
   },
   'worker': {
-    help: `grove worker [--task-queue NAME] [--module FILE]
+    help: `grove worker [--task-queue NAME] [--module FILE] [--identity NAME] [--tools-only]
   Runs a grove worker against the configured Temporal server (or the local dev server) until Ctrl-C. --module
-  names a file exporting \`tools\` and \`evaluators\` to serve (e.g. examples/worker-module.ts).`,
+  names a file exporting \`tools\` and \`evaluators\` to serve (e.g. examples/worker-module.ts).
+  --identity names it in Temporal's list of pollers (default pid@host); --tools-only serves grove's
+  activities (your tools and evaluators) and runs no workflows. It prints its registry fingerprint
+  and reports workers on its queue whose tools or evaluators differ (see \`grove workers\`).`,
     load: async () => (require('./commands/worker') as typeof import('./commands/worker')).workerCommand,
   },
   'model-server': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../schemas/input-shape';
+import { RegistryPinSchema } from '../schemas/fleet';
 import { BudgetSpecSchema, PricingSchema } from '../budget';
 import { ChatParamsSchema } from '../schemas/chat-params';
 import { LlmSettingsSchema } from '../schemas/llm-settings';
@@ -118,6 +119,7 @@ export const AgentInputSchema = z
       .describe("Whether the result carries the whole tree: 'auto' up to 2,000 nodes (Temporal limits a payload to 2 MB), 'full' or 'none'."),
     /** Continue another run's search tree from one of its nodes instead of starting at the prompt (`grove fork`). */
     fork: ForkOriginSchema.optional(),
+    registry: RegistryPinSchema.optional(),
   })
   .superRefine((v, ctx) => {
     if ((v.prompt === undefined) === (v.messages === undefined)) {

@@ -12,6 +12,7 @@ import { evaluatorPort } from './evaluator-port';
 import { toolPort } from './tool-port';
 import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
+import type { RegistryNeeds } from './run-registry';
 
 type StoreActivities = ReturnType<typeof createStoreActivities>;
 
@@ -45,6 +46,16 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
     nowMs: () => Date.now(),
     log: () => {},
   };
+}
+
+/** What an agent run names from its workers' registries, by the task queue that serves each (as `workflowAgentPort` sends them). */
+export function agentRegistryNeeds(options: AgentOptions): RegistryNeeds[] {
+  const llm = LlmSettingsSchema.parse(options.llm ?? {});
+  const evaluator = options.evaluator.name === 'llm' ? [] : [options.evaluator.name];
+  return [
+    { queue: options.toolTaskQueue, tools: options.tools, evaluators: [] },
+    { queue: options.evaluatorTaskQueue ?? llm.taskQueue, tools: [], evaluators: evaluator },
+  ];
 }
 
 /** Whether Temporal suggests continuing as new (history near its limits). */
