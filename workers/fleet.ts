@@ -2,7 +2,8 @@ import { Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { publishRegistry, readRegistry } from '../activities/registry/registry-store';
 import type { FleetState } from '../activities/registry/worker-registry';
 import type { MessageStore } from '../activities/store/message-store';
-import { describeDifference, queueWorkers } from '../client/fleet/queue-workers';
+import { describeDifference } from '../client/fleet/queue-workers';
+import { watchQueue } from '../client/fleet/watch-queue';
 import { parseIdentity, registryQueue } from '../core/fleet/registry';
 
 /** How a worker takes part in a fleet (`GrovePlugin({ fleet })`). */
@@ -44,45 +45,38 @@ export async function runInFleet(
     interceptors: opts.interceptors,
   });
   fleet.routed = true;
-  fleet.peers = async () => {
-    const others = (await queueWorkers(connection.workflowService, worker.options.namespace, queue)).filter((w) => w.identity !== worker.options.identity);
-    return Promise.all(others.map(async (w) => ({ ...w, description: w.fingerprint ? await readRegistry(opts.store, w.fingerprint).catch(() => undefined) : undefined })));
-  };
   const report = opts.report ?? ((line: string) => Runtime.instance().logger.warn(line));
-  const reported = new Set<string>();
-  const look = async () => {
-    await publishRegistry(opts.store, fleet.registry);
-    for (const other of await fleet.peers!()) {
-      const key = other.fingerprint ?? `worker ${other.worker}`;
-      if (other.fingerprint === fingerprint || reported.has(key)) continue;
-      reported.add(key);
-      if (!other.fingerprint) {
-        report(`grove: worker ${other.worker} polls task queue "${queue}" without a grove registry (no GrovePlugin, or an older grove): runs it starts run their tools on whichever worker takes each call`);
-        continue;
-      }
-      const mine = { fingerprint, workers: [fleet.worker()], description: fleet.registry };
-      const theirs = { fingerprint: other.fingerprint, workers: [other.worker], description: other.description };
+  const mine = { fingerprint, workers: [fleet.worker()], description: fleet.registry };
+  const watch = watchQueue({
+    service: connection.workflowService,
+    namespace: worker.options.namespace,
+    queue,
+    describe: (fp) => readRegistry(opts.store, fp),
+    ignore: (w) => w.identity === worker.options.identity,
+    intervalMs: opts.watchIntervalMs,
+    onNew: async (other) => {
+      await publishRegistry(opts.store, fleet.registry); // again: a store's retention may have deleted it
+      if (other.fingerprint === fingerprint) return;
       report(
-        `grove: on task queue "${queue}", ${describeDifference(mine, theirs)}. Each run uses the registry of the worker that starts it, and its tools and evaluators run only on workers with that registry`,
+        other.fingerprint
+          ? `grove: on task queue "${queue}", ${describeDifference(mine, { fingerprint: other.fingerprint, workers: [other.worker], description: other.description })}. ` +
+              'Each run uses the registry of the worker that starts it, and its tools and evaluators run only on workers with that registry'
+          : `grove: worker ${other.worker} polls task queue "${queue}" without a grove registry (no GrovePlugin, or an older grove): runs it starts run their tools on whichever worker takes each call`,
       );
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  const watch = () => {
-    timer = setTimeout(() => void look().catch(() => {}).finally(() => companion.getState() === 'RUNNING' && watch()), opts.watchIntervalMs ?? 60_000);
-    timer.unref();
-  };
+    },
+  });
+  fleet.peers = watch.workers;
   let companionFailed: unknown;
   const companionRun = companion.run().catch((err: unknown) => {
     companionFailed = err;
     if (worker.getState() === 'RUNNING') worker.shutdown();
   });
   try {
-    await look().catch(() => {}); // describing the queue is a convenience: never fail the worker over it
-    watch();
+    await publishRegistry(opts.store, fleet.registry).catch(() => {}); // a convenience for others: never fail the worker over it
+    watch.start();
     await next();
   } finally {
-    clearTimeout(timer);
+    watch.stop();
     if (companion.getState() === 'RUNNING') companion.shutdown();
     await companionRun;
     fleet.routed = false;

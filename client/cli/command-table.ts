@@ -28,12 +28,14 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (require('./commands/demo') as typeof import('./commands/demo')).demoCommand,
   },
   'dev': {
-    help: `grove dev [--task-queue NAME] [--store folder|postgres] [--scripted]
+    help: `grove dev [--task-queue NAME] [--store folder|postgres] [--scripted] [--no-worker]
   Starts (or reuses) a local Temporal dev server with its Web UI, a grove worker, and — when no
   OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's model server with the embedded local model
   "smollm2" (default) and the scripted models (--scripted: scripted models only). The message store is
   GROVE_STORE_URL, else the folder .grove/store, or with --store postgres a local PostgreSQL
-  (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). Runs until Ctrl-C; a
+  (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). It says so when other
+  workers poll its task queue, and whether their tools differ from its own; --no-worker runs the
+  server, the UI and the models only, leaving the queue to your workers. Runs until Ctrl-C; a
   dev server that dies is started again, and nothing it started outlives it.`,
     load: async () => (require('./commands/dev') as typeof import('./commands/dev')).devCommand,
   },
@@ -198,6 +200,16 @@ grove store gc [--retention 7d] [--dry-run] [--json]
   activities (your tools and evaluators) and runs no workflows. It prints its registry fingerprint
   and reports workers on its queue whose tools or evaluators differ (see \`grove workers\`).`,
     load: async () => (require('./commands/worker') as typeof import('./commands/worker')).workerCommand,
+  },
+  'workers': {
+    help: `grove workers [--task-queue NAME] [--json]
+  Lists the workers polling a task queue (default GROVE_TASK_QUEUE or "grove") and whether their
+  registries — their tools and evaluators by name and definition — agree: one line per worker
+  (its registry fingerprint, what it serves, when it last polled) and one per pair that differs,
+  naming what differs (read from the message store, GROVE_STORE_URL). Exit code 0 when they agree
+  (or no worker polls), 1 when they differ. A run's tools and evaluators run only on workers with
+  the registry it started with; pin one with the input's \`registry\`.`,
+    load: async () => (require('./commands/workers') as typeof import('./commands/workers')).workersCommand,
   },
   'model-server': {
     help: `grove model-server [--local] [--port 8787] [--seed 0] [--api-key KEY]

@@ -5,6 +5,7 @@ import { moduleFile } from '../../runtime/paths';
 import type { LlmConfig } from '../../activities/llm/llm-config';
 import type { StoreSettings } from '../../activities/store/open-store';
 import { createGroveWorker } from '../../workers/create-worker';
+import { groveFleetState } from '../../activities/grove-activities';
 import { loadWorkerModule, type WorkerModule } from '../../workers/worker-module';
 import { connectWorker } from '../temporal-server/connect';
 import type { TemporalConnectionSettings } from '../temporal-server/connection-options';
@@ -47,6 +48,8 @@ export async function startLocalWorker(opts: {
   const running = worker.run();
   return {
     worker,
+    /** The worker's registry (its tools and evaluators by name and definition). */
+    registry: groveFleetState({ tools: extra.tools, evaluators: extra.evaluators }).registry,
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { startWorkerProcess, until, type WorkerProcess } from '../../workers/wor
 import { fleetTools, type FleetTools } from '../fixtures/worker-modules/fleet-tools';
 import { quickstartInput } from '../support/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
+import { ROOT, runCli } from '../support/run-cli';
 import { groveClient, uniqueTaskQueue } from '../support/temporal-env';
 
 /**
@@ -83,6 +85,12 @@ test('the same registry everywhere: no warning, and a run is handed from one wor
     );
     expect([...identities].sort()).toEqual([`worker-a grove:${fp}`, `worker-b grove:${fp}`]);
     expect([...reports(a), ...reports(b)]).toEqual([]);
+    const workers = await runCli(['workers', '--task-queue', taskQueue], { TEMPORAL_ADDRESS: suite.env.address, GROVE_STORE_DIR: join(dir, taskQueue, 'store') });
+    // Worker A polled moments ago, so it is still listed (it may be restarting): "seen N s ago" tells.
+    expect([workers.code, workers.stdout.split('\n')[0]]).toEqual([0, `task queue "${taskQueue}": 2 workers, 1 registry: they agree`]);
+    for (const name of ['worker-a', 'worker-b']) {
+      expect(workers.stdout).toMatch(new RegExp(`^  ${name}  registry ${fp}  tools final_answer, multiply, run_code · evaluators code-tests  seen \\d+ s ago$`, 'm'));
+    }
   } finally {
     suite.model.reset();
     await b?.kill('SIGTERM');
@@ -108,6 +116,15 @@ test("a user's multiply beside the example's: each side reports the other once; 
     );
     expect(reports(dev)).toHaveLength(1);
     expect(reports(dev)[0]).toContain(`worker dev-worker (registry ${devFp}) and worker user-worker (registry ${userFp}) differ: tool multiply differs`);
+    // `grove workers` says the same, and exits 1.
+    const workers = await runCli(['workers', '--task-queue', taskQueue], { TEMPORAL_ADDRESS: suite.env.address, GROVE_STORE_DIR: join(dir, taskQueue, 'store') });
+    expect(workers.code).toBe(1);
+    expect(workers.stdout.split('\n').slice(0, 3)).toEqual([
+      `task queue "${taskQueue}": 2 workers, 2 registries: they differ`,
+      expect.stringMatching(new RegExp(`^  dev-worker   registry ${devFp}  tools final_answer, multiply, run_code · evaluators code-tests  seen \\d+ s ago$`)),
+      expect.stringMatching(new RegExp(`^  user-worker  registry ${userFp}  tools final_answer, multiply, run_code · evaluators code-tests  seen \\d+ s ago$`)),
+    ]);
+    expect(workers.stdout).toMatch(/^  worker \S+ \(registry [0-9a-f]{16}\) and worker \S+ \(registry [0-9a-f]{16}\) differ: tool multiply differs \([0-9a-f]{8} on \S+, [0-9a-f]{8} on \S+\)$/m);
 
     const grove = groveClient(suite.env, taskQueue);
     // A run that pins the user's registry runs the user's tool, and never the example's.
@@ -202,3 +219,54 @@ test('a worker that lacks a tool: the run is not killed, its status says why, an
     await lacking.kill('SIGTERM');
   }
 }, 120_000);
+
+test('grove dev says when another worker polls its queue with other tools; with --no-worker it leaves the queue to it', async () => {
+  const taskQueue = uniqueTaskQueue('fleet-dev');
+  const home = join(dir, taskQueue, 'home');
+  const env = { ...process.env, TEMPORAL_ADDRESS: suite.env.address, GROVE_HOME: home, OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined, GROVE_WORKER_MODULE: undefined };
+  const startDev = (...args: string[]) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'grove'), 'dev', '--scripted', '--task-queue', taskQueue, ...args], { cwd: ROOT, env });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d));
+    child.stderr.on('data', (d: Buffer) => (output += d));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    return { output: () => output, stop: async () => (child.kill('SIGINT'), await exited) };
+  };
+  const user = startWorkerProcess({
+    TEMPORAL_ADDRESS: suite.env.address,
+    GROVE_TASK_QUEUE: taskQueue,
+    OPENAI_BASE_URL: suite.model.baseURL,
+    OPENAI_API_KEY: 'test-key',
+    GROVE_STORE_DIR: join(home, 'store'),
+    GROVE_WORKFLOW_BUNDLE: suite.env.bundlePath,
+    GROVE_WORKER_MODULE: 'test/fixtures/worker-modules/fleet-tools.ts',
+    GROVE_TEST_FLEET_TOOLS: 'user',
+    GROVE_WORKER_IDENTITY: 'user-worker',
+  });
+  let dev = startDev();
+  try {
+    await user.ready;
+    await until(() => dev.output().includes('grove dev: worker user-worker also polls'), 60_000, 'grove dev to notice the user\'s worker');
+    const notice = dev.output().split('\n').find((l) => l.includes('worker user-worker also polls'))!;
+    expect(notice).toMatch(
+      new RegExp(
+        `^grove dev: worker user-worker also polls task queue "${taskQueue}" with other tools \\(registry ${fingerprint('user')}, this worker's [0-9a-f]{16}\\): ` +
+          'evaluator multiplication-checker only on this worker; tool multiply differs \\([0-9a-f]{8} on this worker, [0-9a-f]{8} on user-worker\\); tool save_note only on this worker\\. ' +
+          'Each run uses the tools of the worker that starts it \\(or the registry its input pins\\); to leave the queue to user-worker, restart with `grove dev --no-worker`$',
+      ),
+    );
+    await dev.stop();
+
+    dev = startDev('--no-worker');
+    await until(() => dev.output().includes('grove dev: worker user-worker polls'), 60_000, 'grove dev --no-worker to see the user\'s worker');
+    expect(dev.output()).toContain(`grove dev: no worker of its own (--no-worker): runs on task queue "${taskQueue}" wait for yours`);
+    expect(dev.output()).toContain(`grove dev: worker user-worker polls task queue "${taskQueue}" (registry ${fingerprint('user')})`);
+    // Only the user's worker serves the queue now: runs use its registry, so its tool.
+    const result = await groveClient(suite.env, taskQueue).run('agent', quickstartInput({ algorithm: 'greedy' }));
+    expect(result.isSolution).toBe(true);
+    expect((await memoOf(taskQueue, result.workflowId))?.bound).toEqual([{ queue: registryQueue(taskQueue, fingerprint('user')), worker: 'user-worker', tools: expect.any(Array) }]);
+  } finally {
+    await dev.stop();
+    await user.kill('SIGTERM');
+  }
+}, 150_000);
