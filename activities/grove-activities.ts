@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { createEvaluatorActivities, type EvaluatorDefinition } from './evaluators';
 import { createLlmActivities } from './llm/chat';
 import { createPolicyActivities, loadPolicy } from './policy/load-policy';
-import type { OperatorPolicy } from '../core/policy/operator-policy';
+import { messageLimits, type OperatorPolicy } from '../core/policy/operator-policy';
 import type { LlmConfig } from './llm/llm-config';
 import { createResumeActivities } from './runs/resume-activities';
 import { codeTestsEvaluator, createSandboxActivities, runCodeTool } from './sandbox';
@@ -35,14 +35,16 @@ export interface GroveActivityDeps {
 export function createGroveActivities(deps: GroveActivityDeps) {
   const { tools, evaluators } = servedBy(deps);
   const fleet = deps.fleet ?? groveFleetState(deps);
+  const policy = deps.policy ?? loadPolicy();
+  const limits = messageLimits(policy);
   return {
-    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client }),
+    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client, limits }),
     ...createStoreActivities(deps.store),
     ...createResumeActivities(),
-    ...guardRegistry(fleet, createToolActivities({ tools, store: deps.store })),
+    ...guardRegistry(fleet, createToolActivities({ tools, store: deps.store, limits })),
     ...guardRegistry(fleet, createEvaluatorActivities({ evaluators, llm: deps.llm, store: deps.store, client: deps.client })),
     ...createRegistryActivities(fleet),
-    ...createPolicyActivities(deps.policy ?? loadPolicy()),
+    ...createPolicyActivities(policy),
     ...createSandboxActivities(),
   };
 }

@@ -1,9 +1,9 @@
 import { inputShapeProblem, INPUT_LIMITS } from '../core/schemas/input-shape';
 import { GroveInputError } from '../core/schemas/parse-input';
-import { PAYLOAD_LIMIT_BYTES, formatBytes } from '../core/payload-limits';
+import { inputSizeProblem, MAX_RUN_INPUT_BYTES } from '../core/payload-limits';
 
-/** Temporal refuses payloads over 2 MB (`limit.blobSize.error`); a run's input is one payload. */
-export const MAX_INPUT_BYTES = PAYLOAD_LIMIT_BYTES;
+/** Temporal refuses payloads over 2 MB (`limit.blobSize.error`); a run's input is one payload, and its prompt travels on into activities. */
+export const MAX_INPUT_BYTES = MAX_RUN_INPUT_BYTES;
 /** Deeper than this, JSON is not a run's input but an accident (and some converters stop earlier). */
 export const MAX_INPUT_DEPTH = INPUT_LIMITS.depth;
 
@@ -20,10 +20,6 @@ export const MAX_INPUT_DEPTH = INPUT_LIMITS.depth;
 export function checkPayload(kind: string, input: unknown): void {
   const problem = inputShapeProblem(input);
   if (problem) throw new GroveInputError(`invalid ${kind} input: ${problem}`);
-  const bytes = Buffer.byteLength(JSON.stringify(input) ?? '');
-  if (bytes > MAX_INPUT_BYTES) {
-    throw new GroveInputError(
-      `invalid ${kind} input: ${formatBytes(bytes)} is over Temporal's ${formatBytes(MAX_INPUT_BYTES)} payload limit; put large documents in the conversation by reference (a message store entry or a tool that fetches them) instead`,
-    );
-  }
+  const size = inputSizeProblem(input);
+  if (size) throw new GroveInputError(`invalid ${kind} input: ${size}`);
 }

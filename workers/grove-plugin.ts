@@ -6,6 +6,9 @@ import { createGroveActivities, groveFleetState } from '../activities/grove-acti
 import type { FleetState } from '../activities/registry/worker-registry';
 import { identityWithRegistry } from '../core/fleet/registry';
 import { runInFleet, type FleetOptions } from './fleet';
+import { activityContext } from '../activities/activity-context';
+import { PAYLOAD_TOO_LARGE, payloadProblem } from '../core/payload-limits';
+import { ApplicationFailure } from '@temporalio/common';
 import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
 import type { MessageStore } from '../activities/store/message-store';
 import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
@@ -118,17 +121,26 @@ export class GrovePlugin extends SimplePlugin {
   }
 }
 
-/** Known secrets never leave the worker in an activity's error (it is recorded in history and logged). */
+/**
+ * What every activity of the worker goes through: known secrets never leave the worker in an
+ * activity's error (it is recorded in history and logged), and a result too large for Temporal
+ * fails at once, non-retryably, naming its size and the limit — instead of the worker failing
+ * its completion and Temporal retrying the same oversized result forever.
+ */
 function activityGuards(redact: (text: string) => string): () => { inbound: ActivityInboundCallsInterceptor } {
   return () => ({
     inbound: {
       async execute(input, next) {
+        let result: unknown;
         try {
-          return await next(input);
+          result = await next(input);
         } catch (err) {
           redactError(err, redact);
           throw err;
         }
+        const problem = payloadProblem(`the result of activity ${activityContext()?.info.activityType ?? '?'}`, result);
+        if (problem) throw ApplicationFailure.nonRetryable(`${problem}: Temporal cannot record it, so it is not retried`, PAYLOAD_TOO_LARGE);
+        return result;
       },
     },
   });

@@ -23,6 +23,7 @@ import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun, type FinalCounters } from './lib/run-status';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
 import { boundedBudget } from '../core/policy/operator-policy';
 
@@ -161,16 +162,10 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
     }
     steering.finish(`the search has ended (${outcome.stop.kind})`);
     const messages = await port.resolvePath(trajectoryInput(current.tree, outcome.bestId));
-    reportRun({
-      status: outcome.isSolution ? 'succeeded' : 'exhausted',
-      calls: current.counters.llmCalls,
-      tokens: current.usage.totalTokens,
-      bestScore: outcome.score,
-    });
-    return {
-      ...agentResult(options, current, outcome, messages),
-      ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
-    };
+    const counters = { calls: current.counters.llmCalls, tokens: current.usage.totalTokens, bestScore: outcome.score };
+    const result = fitResult('agent', { ...agentResult(options, current, outcome, messages), ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}) });
+    reportRun({ status: outcome.isSolution ? 'succeeded' : 'exhausted', ...counters });
+    return result;
   } catch (err) {
     failRun(err, final());
   }

@@ -10,6 +10,7 @@ import { workflowPort, workflowRng } from './api/workflow-port';
 import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
 
 /** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
@@ -71,8 +72,8 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   }
   steering.finish(call.stopped ? `the run was stopped by ${call.stopped.by}` : 'the run has ended');
   const success = outcomes.every((o) => o.passed);
-  reportRun({ status: success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens });
-  return {
+  const final = { calls: call.config.calls, tokens: call.usage.totalTokens };
+  const result = fitResult('airetry', {
     output: call.output,
     success,
     checks: outcomes,
@@ -85,5 +86,7 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     treeText: treeText(call, false),
     ...(call.stopped ? { stopped: call.stopped } : {}),
     ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
-  };
+  }, final);
+  reportRun({ status: success ? 'succeeded' : 'exhausted', ...final });
+  return result;
 }

@@ -9,6 +9,7 @@ import { workflowPort, workflowRng } from './api/workflow-port';
 import { execInSandbox } from './lib/sandbox-port';
 import { failRun, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
 
 /**
@@ -52,8 +53,8 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
     failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens });
   }
   const best = fixed.attempts.reduce((m, a) => Math.max(m, a.outcome.tests ? a.outcome.tests.passed / Math.max(1, a.outcome.tests.total) : a.outcome.ok ? 1 : 0), 0);
-  reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best });
-  return {
+  const final = { calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best };
+  const result = fitResult('codeFixer', {
     success: fixed.success,
     code: fixed.code,
     outcome: fixed.outcome,
@@ -65,5 +66,7 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
     usage: call.usage,
     tree: call.samples.toJSON(),
     treeText: treeText(call, false),
-  };
+  }, final);
+  reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', ...final });
+  return result;
 }

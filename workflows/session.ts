@@ -34,6 +34,7 @@ import { bindRegistry, carriedRegistry as registryToCarry, restoreRegistry } fro
 import type { RunRegistry } from '../core/schemas/fleet';
 import { rejectUpdate, steeringUpdate } from './lib/update-checks';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 
 export const sendUpdate = defineUpdate<SendResult, [SendRequest]>('send');
 export const sessionRewindUpdate = defineUpdate<RewindRecord, [SessionRewindRequest]>('rewind');
@@ -265,8 +266,10 @@ export async function session(raw: SessionInput, carried?: SessionHandover, carr
     // Updates that arrived meanwhile finish first (a turn, a close): none is lost at a handover.
     await condition(allHandlersFinished);
     if (s.closed) {
-      reportRun({ status: 'succeeded', calls: s.counters.modelCalls, tokens: s.usage.totalTokens });
-      return result(s);
+      const final = { calls: s.counters.modelCalls, tokens: s.usage.totalTokens };
+      const transcript = fitResult('session', result(s));
+      reportRun({ status: 'succeeded', ...final });
+      return transcript;
     }
     s.counters.handovers += 1;
     const registry = registryToCarry();

@@ -13,6 +13,9 @@ import type { LlmConfig } from './llm-config';
 import { createOpenAIClient } from './openai-client';
 import { compatCompletion } from './compat-completion';
 import { ProviderCompat, sharedCompat } from './provider-compat';
+import { fitMessage, type MessageLimits } from '../../core/conversation/fit-message';
+import { DEFAULT_POLICY, messageLimits } from '../../core/policy/operator-policy';
+import { RESULT_BUDGET_BYTES } from '../../core/payload-limits';
 
 export interface LlmActivityDeps {
   config: LlmConfig;
@@ -21,6 +24,8 @@ export interface LlmActivityDeps {
   client?: OpenAI;
   /** What servers were found to refuse (shared by a worker's activities; default: a new one, preset from GROVE_LLM_COMPAT). */
   compat?: ProviderCompat;
+  /** What one answer may carry through Temporal (the operator policy's; default its defaults). */
+  limits?: MessageLimits;
 }
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
@@ -41,6 +46,7 @@ const DEFAULT_ANSWER_ROOM = 1024;
  */
 export function createLlmActivities(deps: LlmActivityDeps) {
   const { config, store } = deps;
+  const limits = deps.limits ?? messageLimits(DEFAULT_POLICY);
   const client = deps.client ?? createOpenAIClient(config);
   const compat = deps.compat ?? sharedCompat();
 
@@ -63,11 +69,18 @@ export function createLlmActivities(deps: LlmActivityDeps) {
         LlmFailure.MalformedResponse,
       );
     }
+    // Nothing a model sends can outgrow Temporal: the answers of one call share the result budget,
+    // and an answer over it (or with too many tool calls) travels cut, whole in the store.
+    const perAnswer = { ...limits, maxBytes: Math.min(limits.maxBytes, Math.floor(RESULT_BUDGET_BYTES / response.choices.length)) };
+    const entries: Record<string, Message> = {};
     const choices: ChatChoice[] = response.choices.map((choice, i) => {
-      const message = fromWire(choice.message, input.runId, choice.index ?? i);
-      return { message, ref: messageRef(message), finishReason: choice.finish_reason ?? 'stop' };
+      const { message, whole } = fitMessage(fromWire(choice.message, input.runId, choice.index ?? i), perAnswer);
+      const ref = messageRef(message);
+      entries[ref] = message;
+      if (whole) entries[message.cut!.ref] = whole;
+      return { message, ref, finishReason: choice.finish_reason ?? 'stop' };
     });
-    await store.put(Object.fromEntries(choices.map((c) => [c.ref, c.message])), currentOwner());
+    await store.put(entries, currentOwner());
     if (fit.elided + fit.dropped > 0) notes.unshift(`context: ${fit.elided} old tool output(s) elided and ${fit.dropped} message(s) left out to fit ${config.contextTokens} tokens`);
     return { choices, usage: usageOf(response.usage), model: response.model ?? model, ...(notes.length ? { compat: notes } : {}) };
   }
@@ -109,11 +122,11 @@ export type LlmActivities = ReturnType<typeof createLlmActivities>;
 function toWire(message: Message): OpenAI.ChatCompletionMessageParam {
   switch (message.role) {
     case 'assistant': {
-      const { runId: _r, sampleId: _s, ...wire } = message;
+      const { runId: _r, sampleId: _s, cut: _c, ...wire } = message;
       return wire as OpenAI.ChatCompletionAssistantMessageParam;
     }
     case 'tool': {
-      const { rawOutput: _raw, ...wire } = message;
+      const { rawOutput: _raw, cut: _c, ...wire } = message;
       return wire;
     }
     default:

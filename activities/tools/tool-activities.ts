@@ -16,6 +16,8 @@ import { type AnyToolDefinition, checkToolDefinition, ToolDefinitionError, toolS
 import { invalidArgumentsText, invalidJsonText, notApprovedText, toolFailedText, ToolFailure, unknownToolText } from './tool-errors';
 import { defaultFormatOutput, jsonSafeOutput } from './tool-output';
 import { secretRedactor } from '../secrets/secret-redactor';
+import { fitMessage, type MessageLimits } from '../../core/conversation/fit-message';
+import { DEFAULT_POLICY, messageLimits } from '../../core/policy/operator-policy';
 
 export interface ToolActivityOptions {
   /** The tools this worker can run (names must be unique). */
@@ -25,6 +27,8 @@ export interface ToolActivityOptions {
   heartbeatIntervalMs?: number;
   /** Blanks known secrets out of tool outputs before they are stored (default: the worker's, `secretRedactor`). */
   redact?: (text: string) => string;
+  /** What one tool output may carry through Temporal (the operator policy's; default its defaults): a larger one travels cut, whole in the store. */
+  limits?: MessageLimits;
 }
 
 /**
@@ -51,6 +55,7 @@ export interface ToolActivityOptions {
  */
 export function createToolActivities(options: ToolActivityOptions) {
   const { store, heartbeatIntervalMs = 2000 } = options;
+  const limits = options.limits ?? messageLimits(DEFAULT_POLICY);
   const redact = options.redact ?? secretRedactor();
   const tools = new Map<string, AnyToolDefinition>();
   for (const tool of options.tools) {
@@ -91,12 +96,14 @@ export function createToolActivities(options: ToolActivityOptions) {
     const { call } = input;
     // At most once per scheduled activity: a tool that ran is not run again after a worker crash.
     const outcome = await callOnce(store, 'groveRunTool', input, () => runCall(call, input.offered, trajectory, input.approval));
-    const message: ToolMessage =
+    const { message, whole } = fitMessage<ToolMessage>(
       outcome.rawOutput === undefined
         ? { role: 'tool', tool_call_id: call.id, content: outcome.content }
-        : { role: 'tool', tool_call_id: call.id, content: outcome.content, rawOutput: outcome.rawOutput };
+        : { role: 'tool', tool_call_id: call.id, content: outcome.content, rawOutput: outcome.rawOutput },
+      limits,
+    );
     const ref = messageRef(message);
-    await store.put({ [ref]: message }, currentOwner());
+    await store.put({ [ref]: message, ...(whole ? { [message.cut!.ref]: whole } : {}) }, currentOwner());
     return { message, ref, isError: outcome.isError };
   }
 

@@ -1,3 +1,4 @@
 /** What the test bundle serves: grove's workflows, the examples' workflows, and test-only ones. */
 export * from '../../examples/all-workflows';
 export { apiTour } from './api-workflows';
+export { callOversized } from './payload-workflows';

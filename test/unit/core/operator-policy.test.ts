@@ -33,7 +33,7 @@ test('budgets left out default to the ceilings, given ones are kept', () => {
 
 test('inputs that cannot travel through Temporal are named before anything starts', () => {
   expect(() => checkPayload('generate', { prompt: 'x'.repeat(3 * 1024 * 1024) })).toThrow(
-    /^invalid generate input: 3\.0 MB is over Temporal's 2 MB payload limit/,
+    /^invalid generate input: 3\.0 MB is over the 1\.9 MB a run's input may take \(Temporal's 2 MB payload limit, less room for what travels with the prompt\)/,
   );
   let deep: Record<string, unknown> = {};
   const root = deep;
