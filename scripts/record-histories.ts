@@ -69,6 +69,11 @@ async function main(): Promise<void> {
       ['example-color-game', () => client.workflow.execute('colorGame', { taskQueue, workflowId: 'example-color-game', args: [{ seed: 3 }] }).then(() => ({ workflowId: 'example-color-game' }))],
       ['example-llm-guesser', () => client.workflow.execute('llmGuesser', { taskQueue, workflowId: 'example-llm-guesser', args: [33, { seed: 2 }] }).then(() => ({ workflowId: 'example-llm-guesser' }))],
       ['session', () => steeredSession(grove)],
+      // Runs bound to the registry of the worker that starts them (grove-fleet-registry): tools and a fast custom evaluator.
+      ['agent-mcts-fleet', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'multiplication-checker' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-fleet' })],
+      ['session-fleet', () => steeredSession(grove, 'session-fleet')],
+      // An answer with 100 tool calls: 64 run, one tool message answers the rest.
+      ['agent-greedy-dropped-calls', () => grove.run('agent', { algorithm: 'greedy', prompt: 'Multiply everything.', tools: ['multiply', 'final_answer'], model: 'echo?calls=100', apiKwargs: { max_tokens: 20_000 }, evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 1, bFactor: 1 }, { workflowId: 'agent-greedy-dropped-calls' })],
     ];
     // `--only a,b` or `--only=a,b`: anything else would silently re-record every fixture.
     const at = process.argv.indexOf('--only');
@@ -92,8 +97,8 @@ async function main(): Promise<void> {
 }
 
 /** A session that is steered every way: a tool call approved, feedback, a rewind, a model-invoked rewind, a close. */
-async function steeredSession(grove: GroveClient): Promise<{ workflowId: string }> {
-  const chat = grove.session('session', { input: { model: 'concierge', tools: ['save_note'], rewindTool: true }, by: 'ana' });
+async function steeredSession(grove: GroveClient, workflowId = 'session'): Promise<{ workflowId: string }> {
+  const chat = grove.session(workflowId, { input: { model: 'concierge', tools: ['save_note'], rewindTool: true }, by: 'ana' });
   const saving = chat.send('Please save a note: buy milk');
   for (let i = 0; i < 200 && (await chat.pending().catch(() => [])).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
   await chat.approve({ by: 'bob' });
@@ -103,7 +108,7 @@ async function steeredSession(grove: GroveClient): Promise<{ workflowId: string 
   await chat.rewind({ n: -1, content: 'Paris.' });
   await chat.send('Rewind to message 9: nothing');
   await chat.close();
-  return { workflowId: 'session' };
+  return { workflowId };
 }
 
 main().catch((err: Error) => {

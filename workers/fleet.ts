@@ -72,7 +72,8 @@ export async function runInFleet(
     if (worker.getState() === 'RUNNING') worker.shutdown();
   });
   try {
-    await publishRegistry(opts.store, fleet.registry).catch(() => {}); // a convenience for others: never fail the worker over it
+    // A convenience for others: never delay or fail the worker over it.
+    void publishRegistry(opts.store, fleet.registry).catch(() => {});
     watch.start();
     await next();
   } finally {

@@ -244,7 +244,7 @@ test('grove dev restarts a Temporal server that died, and leaves nothing running
   dev.stdout.on('data', (d: Buffer) => (output += d));
   dev.stderr.on('data', (d: Buffer) => (output += d));
   const serverPids = () =>
-    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
       .split('\n')
       .filter((l) => l.includes(devDatabaseFile(home, port)) && !l.includes(' sh -c '))
       .map((l) => Number(l.trim().split(/\s+/)[0]));
