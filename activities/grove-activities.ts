@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { createEvaluatorActivities, type EvaluatorDefinition } from './evaluators';
 import { createLlmActivities } from './llm/chat';
 import { createPolicyActivities, loadPolicy } from './policy/load-policy';
-import type { OperatorPolicy } from '../core/policy/operator-policy';
+import { messageLimits, type OperatorPolicy } from '../core/policy/operator-policy';
 import type { LlmConfig } from './llm/llm-config';
 import { createResumeActivities } from './runs/resume-activities';
 import { codeTestsEvaluator, createSandboxActivities, runCodeTool } from './sandbox';
@@ -12,6 +12,8 @@ import { createToolActivities, type AnyToolDefinition } from './tools';
 import type { McpServers } from './mcp/mcp-servers';
 import { secretRedactor } from './secrets/secret-redactor';
 import type { StepTelemetry } from './telemetry/step-telemetry';
+import { createRegistryActivities, guardRegistry } from './registry/registry-activities';
+import { describeWorkerRegistry, FleetState } from './registry/worker-registry';
 
 export interface GroveActivityDeps {
   llm: LlmConfig;
@@ -26,6 +28,8 @@ export interface GroveActivityDeps {
   policy?: OperatorPolicy;
   /** Spans and metrics for model calls, tool runs and evaluations (`GroveTelemetry.steps`); none when absent. */
   telemetry?: StepTelemetry;
+  /** The worker's place in its fleet (its registry, whether it routes); from `groveFleetState(deps)` when omitted. */
+  fleet?: FleetState;
 }
 
 /**
@@ -38,26 +42,46 @@ export interface GroveActivityDeps {
 export function createGroveActivities(deps: GroveActivityDeps) {
   // One redactor for everything stored: model answers, evaluations, tool outputs.
   const redact = secretRedactor(process.env, deps.mcp?.secrets());
+  const { tools, evaluators } = servedBy(deps);
+  const fleet = deps.fleet ?? groveFleetState(deps);
+  const policy = deps.policy ?? loadPolicy();
+  const limits = messageLimits(policy);
+  const { telemetry } = deps;
   return {
-    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client, redact, telemetry: deps.telemetry }),
+    ...createLlmActivities({ config: deps.llm, store: deps.store, client: deps.client, redact, telemetry, limits }),
     ...createStoreActivities(deps.store),
     ...createResumeActivities(),
-    ...createToolActivities({
-      tools: groveTools(deps.tools),
-      sources: deps.mcp ? [deps.mcp] : [],
-      store: deps.store,
-      redact,
-      telemetry: deps.telemetry,
-    }),
-    ...createEvaluatorActivities({ evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]), llm: deps.llm, store: deps.store, client: deps.client, redact, telemetry: deps.telemetry }),
-    ...createPolicyActivities(deps.policy ?? loadPolicy()),
+    ...guardRegistry(fleet, createToolActivities({ tools, sources: deps.mcp ? [deps.mcp] : [], store: deps.store, redact, telemetry, limits })),
+    ...guardRegistry(fleet, createEvaluatorActivities({ evaluators, llm: deps.llm, store: deps.store, client: deps.client, redact, telemetry })),
+    ...createRegistryActivities(fleet),
+    ...createPolicyActivities(policy),
     ...createSandboxActivities(),
   };
+}
+
+/**
+ * The registry of a worker that serves `deps` (see `describeWorkerRegistry`): what
+ * `createGroveActivities` registers, grove's built-ins included.
+ *
+ * @example
+ * groveFleetState({ tools: [multiply] }).registry.fingerprint // '3fa9c2d1e0b4a7f2'
+ * await groveFleetState({ tools: [multiply], mcp }).settle() // with the MCP servers' tools
+ */
+export function groveFleetState(deps: Pick<GroveActivityDeps, 'tools' | 'evaluators' | 'mcp'>): FleetState {
+  const { tools, evaluators } = servedBy(deps);
+  const { mcp } = deps;
+  // A worker's MCP tools are part of its registry: known once its servers list them.
+  return new FleetState(describeWorkerRegistry(tools, evaluators), mcp && (async () => describeWorkerRegistry([...tools, ...(await mcp.tools())], evaluators)));
 }
 
 /** The user's tools plus grove's built-in tools whose names they do not take: what a worker serves besides its MCP servers' tools. */
 export function groveTools(own: AnyToolDefinition[] = []): AnyToolDefinition[] {
   return withBuiltIns(own, [runCodeTool]);
+}
+
+/** Every tool and evaluator a worker serves besides its MCP servers' tools: the user's, then grove's built-ins whose names they do not take. */
+function servedBy(deps: Pick<GroveActivityDeps, 'tools' | 'evaluators'>) {
+  return { tools: withBuiltIns(deps.tools ?? [], [runCodeTool]), evaluators: withBuiltIns(deps.evaluators ?? [], [codeTestsEvaluator]) };
 }
 
 /** The user's tools (or evaluators) plus grove's built-ins whose names they do not take. */

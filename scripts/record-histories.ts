@@ -116,6 +116,11 @@ async function main(): Promise<void> {
       // (Both were recorded before grove-retry-window: keep them as they are.)
       ['agent-mcts-parallel-traced', () => traced.run('agent', { algorithm: 'mcts', parallelism: 3, prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.4&guess=0.4', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-parallel-traced' })],
       ['session-traced', () => steeredSession(traced, 'session-traced')],
+      // Runs bound to the registry of the worker that starts them (grove-fleet-registry): tools and a fast custom evaluator.
+      ['agent-mcts-fleet', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'multiplication-checker' }, maxDepth: 8, budget: { maxCalls: 40 } }, { workflowId: 'agent-mcts-fleet' })],
+      ['session-fleet', () => steeredSession(grove, 'session-fleet')],
+      // An answer with 100 tool calls: 64 run, one tool message answers the rest.
+      ['agent-greedy-dropped-calls', () => grove.run('agent', { algorithm: 'greedy', prompt: 'Multiply everything.', tools: ['multiply', 'final_answer'], model: 'echo?calls=100', apiKwargs: { max_tokens: 20_000 }, evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 1, bFactor: 1 }, { workflowId: 'agent-greedy-dropped-calls' })],
     ];
     // `--only a,b` or `--only=a,b`: anything else would silently re-record every fixture.
     const at = process.argv.indexOf('--only');

@@ -7,6 +7,7 @@ import type { McpServers } from '../activities/mcp/mcp-servers';
 import type { MessageStore } from '../activities/store/message-store';
 import type { StoreSettings } from '../activities/store/open-store';
 import { GrovePlugin } from './grove-plugin';
+import type { FleetOptions } from './fleet';
 import type { OperatorPolicyInput } from '../core/policy/operator-policy';
 import type { GroveTelemetry } from '../activities/telemetry/grove-telemetry';
 
@@ -36,6 +37,10 @@ export interface GroveWorkerOptions {
   policy?: OperatorPolicyInput;
   /** Traces and metrics by OpenTelemetry; from the `OTEL_*` variables when omitted, `false` for none (see `GrovePluginOptions`). */
   telemetry?: GroveTelemetry | false;
+  /** How the worker reports other workers on its task queue whose tools differ (default: its logger). */
+  fleet?: FleetOptions;
+  /** `false`: a tool worker, serving grove's activities without running workflows (default true). */
+  workflows?: boolean;
   /** More activities to serve beside grove's. */
   activities?: Record<string, (...args: any[]) => Promise<unknown>>;
   /** Anything else Temporal's `WorkerOptions` accepts (concurrency, tuner, identity...). */
@@ -52,7 +57,7 @@ export interface GroveWorkerOptions {
  * await worker.run();
  */
 export async function createGroveWorker(opts: GroveWorkerOptions): Promise<Worker> {
-  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, mcpServers: opts.mcpServers, evaluators: opts.evaluators, policy: opts.policy, telemetry: opts.telemetry });
+  const plugin = new GrovePlugin({ store: opts.store, llm: opts.llm, tools: opts.tools, mcpServers: opts.mcpServers, evaluators: opts.evaluators, policy: opts.policy, telemetry: opts.telemetry, fleet: opts.fleet, workflows: opts.workflows });
   await plugin.store.check();
   try {
     await plugin.ready();

@@ -1,9 +1,17 @@
+import { hostname } from 'node:os';
 import { SimplePlugin } from '@temporalio/plugin';
-import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import type { ActivityInboundCallsInterceptor, ReplayWorkerOptions, Worker, WorkerInterceptors, WorkerOptions } from '@temporalio/worker';
 import type { EvaluatorDefinition } from '../activities/evaluators';
-import { createGroveActivities, groveTools } from '../activities/grove-activities';
+import { createGroveActivities, groveFleetState, groveTools } from '../activities/grove-activities';
 import { McpServers } from '../activities/mcp/mcp-servers';
 import type { McpServersInput } from '../activities/mcp/mcp-config';
+import type { FleetState } from '../activities/registry/worker-registry';
+import { identityWithRegistry } from '../core/fleet/registry';
+import { runInFleet, type FleetOptions } from './fleet';
+import { activityContext } from '../activities/activity-context';
+import { PAYLOAD_TOO_LARGE, payloadProblem } from '../core/payload-limits';
+import { ApplicationFailure } from '@temporalio/common';
+import { GroveError } from '../core/errors';
 import { llmConfigFromEnv, type LlmConfig } from '../activities/llm/llm-config';
 import type { MessageStore } from '../activities/store/message-store';
 import { openStore, storeSettingsFromEnv, type StoreSettings } from '../activities/store/open-store';
@@ -39,6 +47,13 @@ export interface GrovePluginOptions {
    * variables when omitted (off unless an OTLP endpoint is set), `false` for none.
    */
   telemetry?: GroveTelemetry | false;
+  /** How the worker reports other workers on its task queue whose tools differ (default: its logger). */
+  fleet?: FleetOptions;
+  /**
+   * Whether the worker runs grove's workflows (default true). `false` makes a tool worker: it
+   * serves grove's activities — your tools and evaluators among them — and runs no workflows.
+   */
+  workflows?: boolean;
 }
 
 /**
@@ -52,6 +67,11 @@ export interface GrovePluginOptions {
  *
  * Search attributes (`GroveKind`, `GroveStatus`, ...) are registered by `GroveClient.start` and
  * `grove setup` (a worker's plugin hook cannot call the server).
+ *
+ * In a fleet, the worker's identity carries its registry's fingerprint (its tools and evaluators
+ * by name and definition), it also polls `<taskQueue>@<fingerprint>` — where runs bound to its
+ * registry send their tools and evaluators — and it reports other workers on its queue whose
+ * registries differ (see docs/operations.md, "Running a fleet").
  *
  * @example
  * import { Worker, NativeConnection } from '@temporalio/worker';
@@ -68,16 +88,25 @@ export class GrovePlugin extends SimplePlugin {
   readonly llm: LlmConfig;
   /** The worker's MCP servers (none configured: undefined). */
   readonly mcp: McpServers | undefined;
+  /** This worker's registry (its MCP servers' tools in it once `ready()`), and whether it routes (once it runs). */
+  readonly fleet: FleetState;
   /**
    * Starts the MCP servers and lists their tools, checking that no two of the worker's tools
-   * share a name. The worker does it when it starts running; `createGroveWorker` does it before
-   * the worker exists, so a server that cannot start stops it at once, naming the server.
+   * share a name; the worker's registry then names them. Call it before `Worker.create` when
+   * the plugin has MCP servers (`createGroveWorker` does): the worker's identity carries its
+   * registry, so a worker whose servers are not listed yet is refused, in one line saying so.
    *
    * @example
    * const plugin = new GrovePlugin({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } });
    * await plugin.ready();
    */
   readonly ready: () => Promise<void>;
+  private readonly fleetOptions: FleetOptions;
+  private readonly groveActivities: ReturnType<typeof createGroveActivities>;
+  private readonly activityInterceptors: WorkerInterceptors;
+  private readonly runsWorkflows: boolean;
+  /** What this worker adds to export telemetry; undefined when it exports none. */
+  private readonly observed?: WorkerTelemetry;
 
   constructor(opts: GrovePluginOptions = {}) {
     const store = resolveStore(opts.store);
@@ -86,35 +115,22 @@ export class GrovePlugin extends SimplePlugin {
     const mcp = opts.mcpServers instanceof McpServers ? opts.mcpServers : opts.mcpServers && Object.keys(opts.mcpServers).length > 0 ? new McpServers(opts.mcpServers) : undefined;
     const ownsMcp = mcp !== undefined && mcp !== opts.mcpServers;
     const llm = llmConfigFromEnv(process.env, opts.llm ?? {});
-    const redact = secretRedactor(process.env, mcp?.secrets());
+    const fleet = groveFleetState({ tools: opts.tools, evaluators: opts.evaluators, mcp });
     const ready = async () => {
-      if (mcp) toolRegistry([...groveTools(opts.tools), ...(await mcp.tools())]);
+      if (!mcp) return;
+      toolRegistry([...groveTools(opts.tools), ...(await mcp.tools())]);
+      await fleet.settle();
     };
     const telemetry = opts.telemetry === false ? undefined : (opts.telemetry ?? groveTelemetry());
     const observed = telemetry && workerTelemetry(telemetry);
+    const activities = createGroveActivities({ llm, store, tools: opts.tools, mcp, evaluators: opts.evaluators, policy: loadPolicy(opts.policy), telemetry: telemetry?.steps, fleet });
+    // The registry queue's worker runs the same activities through the same interceptors.
+    const activityInterceptors: WorkerInterceptors = { activity: [...(observed?.activity ?? []), activityGuards(secretRedactor(process.env, mcp?.secrets()))] };
     super({
       name: 'grove',
       ...(observed ? { clientInterceptors: { workflow: observed.client } } : {}),
-      // Known secrets never leave the worker in an activity's error (it is recorded in history and logged).
-      workerInterceptors: {
-        ...(observed ? { workflowModules: observed.workflowModules } : {}),
-        activity: [
-          ...(observed?.activity ?? []),
-          () => ({
-            inbound: {
-              async execute(input, next) {
-                try {
-                  return await next(input);
-                } catch (err) {
-                  redactError(err, redact);
-                  throw err;
-                }
-              },
-            },
-          }),
-        ],
-      },
-      activities: createGroveActivities({ llm, store, tools: opts.tools, mcp, evaluators: opts.evaluators, policy: loadPolicy(opts.policy), telemetry: telemetry?.steps }),
+      workerInterceptors: { ...(observed ? { workflowModules: observed.workflowModules } : {}), ...activityInterceptors },
+      activities,
       runContext: async (next) => {
         try {
           await store.check();
@@ -130,20 +146,60 @@ export class GrovePlugin extends SimplePlugin {
     this.store = store;
     this.llm = llm;
     this.mcp = mcp;
+    this.fleet = fleet;
     this.ready = ready;
     this.observed = observed;
+    this.fleetOptions = opts.fleet ?? {};
+    this.groveActivities = activities;
+    this.activityInterceptors = activityInterceptors;
+    this.runsWorkflows = opts.workflows !== false;
   }
 
-  /** What this worker adds to export telemetry; undefined when it exports none. */
-  private readonly observed?: WorkerTelemetry;
-
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    return super.configureWorker(telemetryOptions({ ...options, ...groveWorkflows(options, this.observed !== undefined) }, this.observed));
+    if (!this.fleet.settled) {
+      throw new GroveError(
+        'GrovePlugin: `await plugin.ready()` before `Worker.create`: the plugin has MCP servers, and the worker names its registry — their tools among them — when it is created',
+      );
+    }
+    const identity = identityWithRegistry(options.identity ?? `${process.pid}@${hostname()}`, this.fleet.registry.fingerprint);
+    const workflows = this.runsWorkflows ? groveWorkflows(options, this.observed !== undefined) : {};
+    return super.configureWorker(telemetryOptions({ ...options, identity, ...workflows }, this.observed));
+  }
+
+  override runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    return super.runWorker(worker, (w) =>
+      runInFleet(w, this.fleet, { activities: this.groveActivities, interceptors: this.activityInterceptors, store: this.store, ...this.fleetOptions }, () => next(w)),
+    );
   }
 
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     return super.configureReplayWorker(telemetryOptions({ ...options, ...groveWorkflows(options, this.observed !== undefined) }, this.observed));
   }
+}
+
+/**
+ * What every activity of the worker goes through: known secrets never leave the worker in an
+ * activity's error (it is recorded in history and logged), and a result too large for Temporal
+ * fails at once, non-retryably, naming its size and the limit — instead of the worker failing
+ * its completion and Temporal retrying the same oversized result forever.
+ */
+function activityGuards(redact: (text: string) => string): () => { inbound: ActivityInboundCallsInterceptor } {
+  return () => ({
+    inbound: {
+      async execute(input, next) {
+        let result: unknown;
+        try {
+          result = await next(input);
+        } catch (err) {
+          redactError(err, redact);
+          throw err;
+        }
+        const problem = payloadProblem(`the result of activity ${activityContext()?.info.activityType ?? '?'}`, result);
+        if (problem) throw ApplicationFailure.nonRetryable(`${problem}: Temporal cannot record it, so it is not retried`, PAYLOAD_TOO_LARGE);
+        return result;
+      },
+    },
+  });
 }
 
 /** grove's workflows (with the tracing interceptors when the worker exports telemetry), unless the worker already has workflows of its own. */

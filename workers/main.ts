@@ -8,7 +8,10 @@
  * GROVE_WORKER_MODULE (a module exporting `tools` / `evaluators` / `mcpServers` to serve, see
  * worker-module.ts), GROVE_MCP_CONFIG (a JSON file of MCP servers whose tools to serve, docs/mcp.md),
  * GROVE_STICKY_QUEUE_TIMEOUT_MS (how long a run waits for this worker's cache before another
- * worker takes over after a crash; Temporal's default 10 s), the OpenTelemetry variables
+ * worker takes over after a crash; Temporal's default 10 s), GROVE_WORKER_IDENTITY (the worker's
+ * name in Temporal's list of pollers; default pid@host), GROVE_WORKER_WORKFLOWS=0 (a tool worker:
+ * grove's activities, no workflows), GROVE_FLEET_WATCH_MS (how often it looks for workers on its
+ * queue whose registries differ; default 60 s), the OpenTelemetry variables
  * (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME...; docs/observability.md).
  * Stops cleanly on SIGINT/SIGTERM: running activities finish or are handed back to the server.
  */
@@ -24,6 +27,7 @@ import { McpServers } from '../activities/mcp/mcp-servers';
 import { describeSandbox } from '../activities/sandbox/sandbox-layers';
 import { groveTelemetry, shutdownGroveTelemetry } from '../activities/telemetry/telemetry-registry';
 import { describeTelemetry } from '../activities/telemetry/otel-settings';
+import { parseIdentity } from '../core/fleet/registry';
 
 /** Runs a worker until it is told to stop; `given.mcpServers` (the command line's) join those of GROVE_MCP_CONFIG and the worker module. */
 export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, given: { mcpServers?: McpServersConfig } = {}): Promise<void> {
@@ -34,6 +38,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, giv
   const extra = env.GROVE_WORKER_MODULE ? loadWorkerModule(env.GROVE_WORKER_MODULE) : {};
   const telemetry = groveTelemetry(env);
   const mcp = new McpServers(workerMcpServers(env, extra, given.mcpServers));
+  const toolsOnly = env.GROVE_WORKER_WORKFLOWS === '0';
   try {
     // Started before the worker connects: a server that cannot start stops it here, naming the server.
     const mcpTools = await mcp.tools();
@@ -49,13 +54,20 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, giv
       evaluators: extra.evaluators,
       store: extra.store,
       workflowsPath: extra.workflowsPath,
-      workflowBundle: env.GROVE_WORKFLOW_BUNDLE ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
-      workerOptions: env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : undefined,
+      workflows: !toolsOnly,
+      workflowBundle: env.GROVE_WORKFLOW_BUNDLE && !toolsOnly ? { codePath: env.GROVE_WORKFLOW_BUNDLE } : undefined,
+      fleet: env.GROVE_FLEET_WATCH_MS ? { watchIntervalMs: Number(env.GROVE_FLEET_WATCH_MS) } : undefined,
+      workerOptions: {
+        ...(env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : {}),
+        ...(env.GROVE_WORKER_IDENTITY ? { identity: env.GROVE_WORKER_IDENTITY } : {}),
+      },
     });
     if (telemetry) console.log(`grove worker: ${describeTelemetry(telemetry.settings)}`);
     const served = [...(extra.tools ?? []), ...mcpTools, ...(extra.evaluators ?? [])].map((t) => t.name);
+    const { worker: name, fingerprint } = parseIdentity(worker.options.identity);
     console.log(
-      `grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL}${served.length ? `, serving ${served.join(', ')}` : ''} (pid ${process.pid})`,
+      `grove worker: task queue ${taskQueue} on ${settings.address}/${settings.namespace}, models at ${llm.baseURL}${served.length ? `, serving ${served.join(', ')}` : ''}` +
+        `${toolsOnly ? ' (tools only, no workflows)' : ''}; ${name}, registry ${fingerprint} (pid ${process.pid})`,
     );
     console.log(`grove worker: ${describeSandbox()}`);
     await worker.run();

@@ -12,8 +12,17 @@ import { inspect } from 'node:util';
  * // 2026-11-22T21:50:01.123Z [WARN] llmChat for workflow agent-1a2b failed on attempt 3: GroveProviderError: the model endpoint … (503: …); retrying
  */
 export function groveWorkerLogger(level: LogLevel = 'WARN'): DefaultLogger {
-  return new DefaultLogger(level, (entry) => process.stderr.write(`${formatLogEntry(entry)}\n`));
+  return new DefaultLogger(level, (entry) => {
+    if (EXPECTED.has(entry.message)) return;
+    process.stderr.write(`${formatLogEntry(entry)}\n`);
+  });
 }
+
+/**
+ * Warnings that say what grove meant to do: a worker's registry queue (`<queue>@<fingerprint>`)
+ * and a tool worker serve activities only, so they poll no workflow tasks.
+ */
+const EXPECTED = new Set(['No workflows registered, not polling for workflow tasks']);
 
 /** One line for a log entry; activity failures get their own short form. */
 export function formatLogEntry(entry: Pick<LogEntry, 'level' | 'message' | 'meta' | 'timestampNanos'>): string {

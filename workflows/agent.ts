@@ -12,8 +12,10 @@ import type { SampleTreeJSON } from '../core/schemas/tree';
 import { promptConversation } from '../core/schemas/prompt-conversation';
 import type { HumanAction } from '../core/schemas/steering';
 import { ApprovalBook } from '../core/steering/approvals';
-import { historyIsLong, workflowAgentPort } from './lib/agent-port';
+import { agentRegistryNeeds, historyIsLong, workflowAgentPort } from './lib/agent-port';
 import { EVALUATION_FAILURES } from './lib/evaluator-port';
+import { bindRegistry, carriedRegistry as registryToCarry, restoreRegistry } from './lib/run-registry';
+import type { RunRegistry } from '../core/schemas/fleet';
 import { approvalWaiter } from './lib/approvals';
 import { registerApprovals } from './lib/approve-update';
 import { steerSearch } from './lib/steer-search';
@@ -22,6 +24,7 @@ import { failRun, reportRun, type FinalCounters } from './lib/run-status';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
 import { boundedBudget } from '../core/policy/operator-policy';
 import { evaluatorVerdict, type Verdict } from '../core/verdicts/verdict';
@@ -56,7 +59,7 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  *   prompt: 'Let x = 9418.343 * 8.11 and y = 2x. Calculate (xy)(x^2).',
  * }] });
  */
-export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedActions?: HumanAction[]): Promise<AgentResult> {
+export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedActions?: HumanAction[], carriedRegistry?: RunRegistry[]): Promise<AgentResult> {
   const validated = validateInput(AgentInputSchema, raw, 'agent input', agentKind(raw));
   if (!carried) reportRun({ kind: `agent:${validated.algorithm}`, status: 'running' });
   const policy = await enforcePolicy('agent', validated).catch((err: unknown) => failRun(err));
@@ -94,7 +97,10 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
     if (carried) {
       state = SearchState.fromJSON(carried);
       setLedgerGeneration(state.counters.handovers);
+      restoreRegistry(carriedRegistry);
     } else {
+      // Tools and a custom evaluator run only on workers with the registry the run starts with.
+      await bindRegistry(agentRegistryNeeds(options), LlmSettingsSchema.parse(options.llm ?? {}), options.registry);
       const specs = await port.describeTools(options.tools);
       const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
       state = options.fork ? SearchState.fromFork(options.fork, specs, Date.now()) : SearchState.create(prompt, specs, Date.now());
@@ -155,22 +161,19 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       await steering.settle(search);
       if (!current.stop) {
         current.counters.handovers += 1;
-        return await continueAsNew<typeof agent>(input, search.handoverJSON(), steering.log.toJSON());
+        const registry = registryToCarry();
+        return registry
+          ? await continueAsNew<typeof agent>(input, search.handoverJSON(), steering.log.toJSON(), registry)
+          : await continueAsNew<typeof agent>(input, search.handoverJSON(), steering.log.toJSON());
       }
       outcome = searchOutcome(search);
     }
     steering.finish(`the search has ended (${outcome.stop.kind})`);
     const messages = await port.resolvePath(trajectoryInput(current.tree, outcome.bestId));
-    reportRun({
-      status: outcome.isSolution ? 'succeeded' : 'exhausted',
-      calls: current.counters.llmCalls,
-      tokens: current.usage.totalTokens,
-      bestScore: outcome.score,
-    });
-    return {
-      ...agentResult(options, current, outcome, messages),
-      ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
-    };
+    const counters = { calls: current.counters.llmCalls, tokens: current.usage.totalTokens, bestScore: outcome.score };
+    const result = fitResult('agent', { ...agentResult(options, current, outcome, messages), ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}) });
+    reportRun({ status: outcome.isSolution ? 'succeeded' : 'exhausted', ...counters });
+    return result;
   } catch (err) {
     failRun(err, final(), LlmSettingsSchema.parse(options.llm ?? {}));
   }

@@ -12,6 +12,7 @@ import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun } from './lib/run-status';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
 
 /** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
@@ -84,12 +85,13 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
   steering.finish(call.stopped ? `the run was stopped by ${call.stopped.by}` : 'the run has ended');
-  const result = callResult(call, outcomes);
-  reportRun({ status: result.success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens });
-  return {
-    ...result,
+  const final = { calls: call.config.calls, tokens: call.usage.totalTokens };
+  const result = fitResult('airetry', {
+    ...callResult(call, outcomes),
     treeText: treeText(call, false),
     ...(call.stopped ? { stopped: call.stopped } : {}),
     ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
-  };
+  }, final);
+  reportRun({ status: result.success ? 'succeeded' : 'exhausted', ...final });
+  return result;
 }

@@ -11,6 +11,7 @@ import { execInSandbox } from './lib/sandbox-port';
 import { failRun, reportRun } from './lib/run-status';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
 
 /**
@@ -62,15 +63,17 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
     failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
   const best = fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
-  reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best });
-  return {
+  const final = { calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best };
+  const result = fitResult('code-fixer', {
     success: fixed.success,
     // The tests decided; without tests nothing checked what the code does: running without an error is not verified.
-    verdict: { by: 'tests', verified: input.testCode !== undefined && input.testCode.trim() !== '' },
+    verdict: { by: 'tests' as const, verified: input.testCode !== undefined && input.testCode.trim() !== '' },
     code: fixed.code,
     outcome: fixed.outcome,
     attempts: fixed.attempts.map((a) => ({ sampleId: a.sampleId, ok: a.outcome.ok, kind: a.outcome.error?.kind, tests: a.outcome.tests })),
     ...callSummary(call),
     treeText: treeText(call, false),
-  };
+  }, final);
+  reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', ...final });
+  return result;
 }

@@ -6,6 +6,7 @@ import { llmPort } from './lib/llm-port';
 import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, preview, reportRun } from './lib/run-status';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
 
 /**
@@ -37,8 +38,10 @@ export async function generate(raw: GenerateInput): Promise<GenerateResult> {
       summary: `generate: ${preview(input.prompt ?? 'conversation')}`,
     });
     const message = result.choices[0].message;
-    reportRun({ status: 'succeeded', calls: 1, tokens: result.usage.totalTokens });
-    return { output: message.content, message, conversation: [...conversation, message], usage: result.usage, model: result.model };
+    const final = { calls: 1, tokens: result.usage.totalTokens };
+    const out = fitResult('generate', { output: message.content, message, conversation: [...conversation, message], usage: result.usage, model: result.model });
+    reportRun({ status: 'succeeded', ...final });
+    return out;
   } catch (err) {
     failRun(err, {}, settings);
   }

@@ -30,8 +30,11 @@ import { failRun, reportRun } from './lib/run-status';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { Serial } from './lib/serial';
 import { toolPort } from './lib/tool-port';
+import { bindRegistry, carriedRegistry as registryToCarry, restoreRegistry } from './lib/run-registry';
+import type { RunRegistry } from '../core/schemas/fleet';
 import { rejectUpdate, steeringUpdate } from './lib/update-checks';
 import { validateInput } from './lib/validate-input';
+import { fitResult } from './lib/result-size';
 
 export const sendUpdate = defineUpdate<SendResult, [SendRequest]>('send');
 export const sessionRewindUpdate = defineUpdate<RewindRecord, [SessionRewindRequest]>('rewind');
@@ -65,7 +68,7 @@ export const sessionProgressQuery = defineQuery<Record<string, unknown>>('progre
  *   startWorkflowOperation: new WithStartWorkflowOperation('session', { workflowId: 'chat-ana', taskQueue: 'grove', args: [{}], workflowIdConflictPolicy: 'USE_EXISTING' }),
  * });
  */
-export async function session(raw: SessionInput, carried?: SessionHandover): Promise<SessionResult> {
+export async function session(raw: SessionInput, carried?: SessionHandover, carriedRegistry?: RunRegistry[]): Promise<SessionResult> {
   const options = validateInput(SessionInputSchema, raw, 'session input', 'session');
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
   const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
@@ -248,9 +251,11 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
     if (carried) {
       state = SessionState.fromJSON(carried);
       setLedgerGeneration(state.counters.handovers);
+      restoreRegistry(carriedRegistry);
     } else {
       reportRun({ kind: 'session', status: 'running' });
       await enforcePolicy('session', options);
+      await bindRegistry([{ queue: options.toolTaskQueue, tools: options.tools, evaluators: [] }], llm, options.registry);
       const specs = options.tools.length > 0 ? await tools.describeTools(options.tools) : [];
       state = SessionState.create(options, specs, Date.now());
     }
@@ -261,11 +266,14 @@ export async function session(raw: SessionInput, carried?: SessionHandover): Pro
     // Updates that arrived meanwhile finish first (a turn, a close): none is lost at a handover.
     await condition(allHandlersFinished);
     if (s.closed) {
-      reportRun({ status: 'succeeded', calls: s.counters.modelCalls, tokens: s.usage.totalTokens });
-      return result(s);
+      const final = { calls: s.counters.modelCalls, tokens: s.usage.totalTokens };
+      const transcript = fitResult('session', result(s));
+      reportRun({ status: 'succeeded', ...final });
+      return transcript;
     }
     s.counters.handovers += 1;
-    return await continueAsNew<typeof session>(raw, s.handoverJSON());
+    const registry = registryToCarry();
+    return registry ? await continueAsNew<typeof session>(raw, s.handoverJSON(), registry) : await continueAsNew<typeof session>(raw, s.handoverJSON());
   } catch (err) {
     failRun(err);
   }

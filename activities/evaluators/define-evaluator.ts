@@ -32,6 +32,11 @@ export interface EvaluatorDefinition {
    * the task queue. Leave it off for evaluators that run tests in a sandbox or call a service.
    */
   fast?: boolean;
+  /**
+   * Bump it when how the evaluator scores changes: workers are interchangeable for a run only
+   * when their evaluators agree on name, `fast` and version, and grove reports those that differ.
+   */
+  version?: string;
   run(trajectory: Message[], ctx: EvaluatorContext): Promise<EvaluatorOutput> | EvaluatorOutput;
 }
 
@@ -66,6 +71,7 @@ export function defineEvaluator(def: EvaluatorDefinition): EvaluatorDefinition {
   }
   if (typeof def.run !== 'function') throw new InvalidConfigError(`evaluator "${name}" has no run function`);
   if (def.fast !== undefined && typeof def.fast !== 'boolean') throw new InvalidConfigError(`evaluator "${name}": fast must be a boolean`);
+  if (def.version !== undefined && (typeof def.version !== 'string' || def.version === '')) throw new InvalidConfigError(`evaluator "${name}": version must be a non-empty string`);
   return def;
 }
 

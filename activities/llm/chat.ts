@@ -16,6 +16,9 @@ import { ProviderCompat, sharedCompat } from './provider-compat';
 import { secretRedactor } from '../secrets/secret-redactor';
 import { redactMessage } from '../secrets/redact-message';
 import type { StepTelemetry } from '../telemetry/step-telemetry';
+import { fitMessage, type MessageLimits } from '../../core/conversation/fit-message';
+import { DEFAULT_POLICY, messageLimits } from '../../core/policy/operator-policy';
+import { RESULT_BUDGET_BYTES } from '../../core/payload-limits';
 
 export interface LlmActivityDeps {
   config: LlmConfig;
@@ -28,6 +31,8 @@ export interface LlmActivityDeps {
   redact?: (text: string) => string;
   /** Spans and metrics for each model call, when the worker exports telemetry. */
   telemetry?: StepTelemetry;
+  /** What one answer may carry through Temporal (the operator policy's; default its defaults). */
+  limits?: MessageLimits;
 }
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
@@ -48,6 +53,7 @@ const DEFAULT_ANSWER_ROOM = 1024;
  */
 export function createLlmActivities(deps: LlmActivityDeps) {
   const { config, store } = deps;
+  const limits = deps.limits ?? messageLimits(DEFAULT_POLICY);
   const client = deps.client ?? createOpenAIClient(config);
   const compat = deps.compat ?? sharedCompat();
   const redact = deps.redact ?? secretRedactor();
@@ -72,12 +78,20 @@ export function createLlmActivities(deps: LlmActivityDeps) {
         LlmFailure.MalformedResponse,
       );
     }
+    // Nothing a model sends can outgrow Temporal: the answers of one call share the result budget,
+    // and an answer over it (or with too many tool calls) travels cut, whole in the store.
+    const perAnswer = { ...limits, maxBytes: Math.min(limits.maxBytes, Math.floor(RESULT_BUDGET_BYTES / response.choices.length)) };
+    const entries: Record<string, Message> = {};
     const choices: ChatChoice[] = response.choices.map((choice, i) => {
       // Known secrets never reach the store, the history or a result, in any obvious encoding.
-      const message = redactMessage(fromWire(choice.message, input.runId, choice.index ?? i), redact);
-      return { message, ref: messageRef(message), finishReason: choice.finish_reason ?? 'stop' };
+      const answer = redactMessage(fromWire(choice.message, input.runId, choice.index ?? i), redact);
+      const { message, whole } = fitMessage(answer, perAnswer);
+      const ref = messageRef(message);
+      entries[ref] = message;
+      if (whole) entries[message.cut!.ref] = whole;
+      return { message, ref, finishReason: choice.finish_reason ?? 'stop' };
     });
-    await store.put(Object.fromEntries(choices.map((c) => [c.ref, c.message])), currentOwner());
+    await store.put(entries, currentOwner());
     if (fit.elided + fit.dropped > 0) notes.unshift(`context: ${fit.elided} old tool output(s) elided and ${fit.dropped} message(s) left out to fit ${config.contextTokens} tokens`);
     return { choices, usage: usageOf(response.usage), model: response.model ?? model, ...(notes.length ? { compat: notes } : {}) };
   }
@@ -124,11 +138,11 @@ export type LlmActivities = ReturnType<typeof createLlmActivities>;
 function toWire(message: Message): OpenAI.ChatCompletionMessageParam {
   switch (message.role) {
     case 'assistant': {
-      const { runId: _r, sampleId: _s, ...wire } = message;
+      const { runId: _r, sampleId: _s, cut: _c, ...wire } = message;
       return wire as OpenAI.ChatCompletionAssistantMessageParam;
     }
     case 'tool': {
-      const { rawOutput: _raw, ...wire } = message;
+      const { rawOutput: _raw, cut: _c, ...wire } = message;
       return wire;
     }
     default:

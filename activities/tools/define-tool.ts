@@ -51,6 +51,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, O = unknown> {
    * then live on other workers). Default false.
    */
   fast?: boolean;
+  /**
+   * Bump it when what the tool does changes but its name, description and schema do not (a bug
+   * fix, a new data source): workers are interchangeable for a run only when their tools agree
+   * on name, spec and version, and grove reports workers on one task queue that differ.
+   */
+  version?: string;
   run(args: z.output<S>, ctx: ToolContext): O | Promise<O>;
   /** What the model sees of the output. Default: a string as is, anything else as JSON. */
   formatOutput?(output: O): string;
@@ -131,6 +137,7 @@ export function checkToolDefinition(def: AnyToolDefinition): void {
   for (const key of ['isTerminal', 'strict', 'requiresApproval', 'fast'] as const) {
     if (def[key] !== undefined && typeof def[key] !== 'boolean') fail(`${key} must be a boolean when given`);
   }
+  if (def.version !== undefined && (typeof def.version !== 'string' || def.version === '')) fail('version must be a non-empty string when given');
   if (!(def.parameters instanceof z.ZodType)) fail('parameters must be a zod schema, e.g. z.object({ a: z.number() })');
   if (def.jsonSchema !== undefined && (typeof def.jsonSchema !== 'object' || def.jsonSchema === null || Array.isArray(def.jsonSchema))) {
     fail('jsonSchema must be a JSON Schema object when given');

@@ -23,6 +23,8 @@ import type { StepTelemetry } from '../telemetry/step-telemetry';
 export interface ToolSource {
   tools(): Promise<AnyToolDefinition[]>;
 }
+import { fitMessage, type MessageLimits } from '../../core/conversation/fit-message';
+import { DEFAULT_POLICY, messageLimits } from '../../core/policy/operator-policy';
 
 export interface ToolActivityOptions {
   /** The tools this worker can run (names must be unique). */
@@ -38,6 +40,8 @@ export interface ToolActivityOptions {
   maxOutputChars?: number;
   /** An `execute_tool` span per tool run, when the worker exports telemetry. */
   telemetry?: StepTelemetry;
+  /** What one tool output may carry through Temporal (the operator policy's; default its defaults): a larger one travels cut, whole in the store. */
+  limits?: MessageLimits;
 }
 
 /**
@@ -69,6 +73,7 @@ export interface ToolActivityOptions {
  */
 export function createToolActivities(options: ToolActivityOptions) {
   const { store, heartbeatIntervalMs = 2000, maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS } = options;
+  const limits = options.limits ?? messageLimits(DEFAULT_POLICY);
   const redact = options.redact ?? secretRedactor();
   const own = toolRegistry(options.tools);
   /** Every tool of the worker: its own and its sources', listed once (a failed listing is tried again next time). */
@@ -118,12 +123,14 @@ export function createToolActivities(options: ToolActivityOptions) {
         ? options.telemetry.toolRun({ name: call.function.name, callId: call.id, description: tools.get(call.function.name)?.description, arguments: call.function.arguments }, run, (o) => o)
         : run(),
     );
-    const message: ToolMessage =
+    const { message, whole } = fitMessage<ToolMessage>(
       outcome.rawOutput === undefined
         ? { role: 'tool', tool_call_id: call.id, content: outcome.content }
-        : { role: 'tool', tool_call_id: call.id, content: outcome.content, rawOutput: outcome.rawOutput };
+        : { role: 'tool', tool_call_id: call.id, content: outcome.content, rawOutput: outcome.rawOutput },
+      limits,
+    );
     const ref = messageRef(message);
-    await store.put({ [ref]: message }, currentOwner());
+    await store.put({ [ref]: message, ...(whole ? { [message.cut!.ref]: whole } : {}) }, currentOwner());
     return { message, ref, isError: outcome.isError };
   }
 

@@ -30,12 +30,14 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (require('./commands/demo') as typeof import('./commands/demo')).demoCommand,
   },
   'dev': {
-    help: `grove dev [--task-queue NAME] [--store folder|postgres] [--scripted] [--mcp NAME=COMMAND]...
+    help: `grove dev [--task-queue NAME] [--store folder|postgres] [--scripted] [--no-worker] [--mcp NAME=COMMAND]...
   Starts (or reuses) a local Temporal dev server with its Web UI, a grove worker, and — when no
   OPENAI_BASE_URL / OPENAI_API_KEY is set — grove's model server with the embedded local model
   "smollm2" (default) and the scripted models (--scripted: scripted models only). The message store is
   GROVE_STORE_URL, else the folder .grove/store, or with --store postgres a local PostgreSQL
-  (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). Runs until Ctrl-C; a
+  (cluster in .grove/postgres, port GROVE_POSTGRES_PORT, default 5433). It says so when other
+  workers poll its task queue, and whether their tools differ from its own; --no-worker runs the
+  server, the UI and the models only, leaving the queue to your workers. Runs until Ctrl-C; a
   dev server that dies is started again, and nothing it started outlives it.
 ${MCP_HELP}`,
     load: async () => (require('./commands/dev') as typeof import('./commands/dev')).devCommand,
@@ -218,9 +220,12 @@ grove store gc [--retention 7d] [--dry-run] [--json]
     load: async () => (require('./commands/store') as typeof import('./commands/store')).storeCommand,
   },
   'worker': {
-    help: `grove worker [--task-queue NAME] [--module FILE] [--mcp NAME=COMMAND]...
+    help: `grove worker [--task-queue NAME] [--module FILE] [--identity NAME] [--tools-only] [--mcp NAME=COMMAND]...
   Runs a grove worker against the configured Temporal server (or the local dev server) until Ctrl-C. --module
   names a file exporting \`tools\`, \`evaluators\` and \`mcpServers\` to serve (e.g. examples/worker-module.ts).
+  --identity names it in Temporal's list of pollers (default pid@host); --tools-only serves grove's
+  activities (your tools and evaluators) and runs no workflows. It prints its registry fingerprint
+  and reports workers on its queue whose tools or evaluators differ (see \`grove workers\`).
 ${MCP_HELP}`,
     load: async () => (require('./commands/worker') as typeof import('./commands/worker')).workerCommand,
   },
@@ -232,6 +237,16 @@ ${MCP_HELP}`,
   A collision or a server that cannot start fails here as it would stop the worker. --json prints
   {"tools": [...], "skipped": [...]}. Takes the MCP options of \`grove worker\`.`,
     load: async () => (require('./commands/tools') as typeof import('./commands/tools')).toolsCommand,
+  },
+  'workers': {
+    help: `grove workers [--task-queue NAME] [--json]
+  Lists the workers polling a task queue (default GROVE_TASK_QUEUE or "grove") and whether their
+  registries — their tools and evaluators by name and definition — agree: one line per worker
+  (its registry fingerprint, what it serves, when it last polled) and one per pair that differs,
+  naming what differs (read from the message store, GROVE_STORE_URL). Exit code 0 when they agree
+  (or no worker polls), 1 when they differ. A run's tools and evaluators run only on workers with
+  the registry it started with; pin one with the input's \`registry\`.`,
+    load: async () => (require('./commands/workers') as typeof import('./commands/workers')).workersCommand,
   },
   'model-server': {
     help: `grove model-server [--local] [--port 8787] [--seed 0] [--api-key KEY]

@@ -1,5 +1,5 @@
-import { join } from 'node:path';
 import { groveHome } from '../../runtime/paths';
+import { claimDevDatabase, devDatabaseFile } from './dev-database';
 import { temporalSettings, type TemporalConnectionSettings } from '../temporal-server/connection-options';
 import { answers, startDevServer, type DevServer } from '../temporal-server/dev-server';
 import { isListening } from '../temporal-server/ports';
@@ -16,7 +16,8 @@ export interface TemporalTarget {
  * (`TEMPORAL_ADDRESS`, a `TEMPORAL_PROFILE`, see `temporalSettings`); else a dev server already
  * answering on the local port; else a new dev server with its state in `.grove/temporal.db`, so
  * runs survive restarts and stay visible in the UI. Ports: `GROVE_TEMPORAL_PORT` (7233) and
- * `GROVE_UI_PORT` (port + 1000). With `supervise`, a server it started is started again when it
+ * `GROVE_UI_PORT` (port + 1000). The database follows the port (`temporal-<port>.db` on any port
+ * but 7233), and a database another live grove process holds is refused in one line. With `supervise`, a server it started is started again when it
  * dies; it never outlives this process.
  *
  * @example
@@ -42,8 +43,16 @@ export async function ensureTemporal(opts: { log?: (line: string) => void; env?:
     throw new Error(`port ${port} is in use by something that is not a Temporal server: set GROVE_TEMPORAL_PORT to a free port`);
   }
   const uiFree = !(await isListening(host, uiPort));
-  const start = () => startDevServer({ port, uiPort: uiFree ? uiPort : false, dbFile: join(groveHome(env), 'temporal.db'), log });
-  let server = await start();
+  const dbFile = devDatabaseFile(groveHome(env), port);
+  const claim = claimDevDatabase(dbFile, port);
+  const start = () => startDevServer({ port, uiPort: uiFree ? uiPort : false, dbFile, log });
+  let server: DevServer;
+  try {
+    server = await start();
+  } catch (err) {
+    claim.release();
+    throw err;
+  }
   let stopped = false;
   if (opts.supervise) {
     // A dev server that dies is started again on the same database: runs resume where they were.
@@ -71,6 +80,7 @@ export async function ensureTemporal(opts: { log?: (line: string) => void; env?:
     stop: async () => {
       stopped = true;
       await server.stop();
+      claim.release();
     },
   };
 }

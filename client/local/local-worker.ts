@@ -5,6 +5,7 @@ import { moduleFile } from '../../runtime/paths';
 import type { LlmConfig } from '../../activities/llm/llm-config';
 import type { StoreSettings } from '../../activities/store/open-store';
 import { createGroveWorker } from '../../workers/create-worker';
+import { groveFleetState } from '../../activities/grove-activities';
 import { loadWorkerModule, workerMcpServers, type WorkerModule } from '../../workers/worker-module';
 import type { McpServersConfig } from '../../activities/mcp/mcp-config';
 import { McpServers } from '../../activities/mcp/mcp-servers';
@@ -57,6 +58,8 @@ export async function startLocalWorker(opts: {
       worker,
       /** The names of the MCP tools the worker serves. */
       mcpTools,
+      /** The worker's registry (its tools, MCP tools included, and evaluators by name and definition). */
+      registry: await groveFleetState({ tools: extra.tools, evaluators: extra.evaluators, mcp }).settle(),
       async stop() {
         if (worker.getState() === 'RUNNING') worker.shutdown();
         await running;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../schemas/input-shape';
+import { RegistryPinSchema } from '../schemas/fleet';
 import { BudgetSpecSchema, PricingSchema } from '../budget';
 import { ChatParamsSchema } from '../schemas/chat-params';
 import { LlmSettingsSchema } from '../schemas/llm-settings';
@@ -40,6 +42,7 @@ export const AgentInputSchema = z
     messages: z
       .array(MessageSchema)
       .min(1)
+      .max(INPUT_LIMITS.messages)
       .optional()
       .describe('Prior conversation plus the task, as OpenAI chat messages. Give exactly one of `prompt` or `messages`.'),
     /** System prompt for the agent's tool calls. */
@@ -48,7 +51,8 @@ export const AgentInputSchema = z
     tools: z
       .array(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names are 1-64 letters, digits, _ or -'))
       .min(1)
-      .describe("Names of tools registered on the workers (`defineTool`, or an MCP server's as `<server>__<tool>`)."),
+      .max(INPUT_LIMITS.tools)
+      .describe("Names of tools registered on the workers (`defineTool`, or an MCP server's as `<server>__<tool>`), at most 128 (what OpenAI accepts in one call)."),
     model: z.string().min(1).optional().describe("The model for candidate steps (default the workers' GROVE_MODEL)."),
     /** Extra model parameters for candidate calls; `temperature` defaults to 1.0 (diverse candidates). */
     apiKwargs: ChatParamsSchema.optional().describe(
@@ -115,6 +119,7 @@ export const AgentInputSchema = z
       .describe("Whether the result carries the whole tree: 'auto' up to 2,000 nodes (Temporal limits a payload to 2 MB), 'full' or 'none'."),
     /** Continue another run's search tree from one of its nodes instead of starting at the prompt (`grove fork`). */
     fork: ForkOriginSchema.optional(),
+    registry: RegistryPinSchema.optional(),
   })
   .superRefine((v, ctx) => {
     if ((v.prompt === undefined) === (v.messages === undefined)) {

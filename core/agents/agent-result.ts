@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runnableCalls } from '../conversation/fit-message';
 import { SampleTreeJsonSchema, type SampleTreeJSON } from '../schemas/tree';
 import { MessageSchema, UsageSchema, type Message, type Usage } from '../schemas/messages';
 import { ALGORITHMS } from './agent-options';
@@ -96,7 +97,9 @@ export function finalAnswer(messages: Message[]): string | undefined {
     const m = messages[i];
     if (m.role !== 'assistant') continue;
     if (!m.tool_calls?.length) return m.content ?? undefined;
-    const args = m.tool_calls[m.tool_calls.length - 1].function.arguments;
+    const calls = runnableCalls(m); // a call grove dropped did not run: it answers nothing
+    if (calls.length === 0) return undefined;
+    const args = calls[calls.length - 1].function.arguments;
     try {
       const parsed = JSON.parse(args) as Record<string, unknown>;
       const value = parsed.answer ?? Object.values(parsed)[0];

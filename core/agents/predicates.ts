@@ -1,5 +1,6 @@
 import type { ToolSpec } from '../schemas/agent-activities';
 import type { AssistantMessage } from '../schemas/messages';
+import { runnableCalls } from '../conversation/fit-message';
 import type { TreeNode } from '../tree/tree-node';
 import type { AgentNode } from './agent-node';
 
@@ -20,9 +21,9 @@ export interface TerminationRules {
  * - a node is **terminal** when it is a solution, an output node, or at the maximum depth.
  */
 export function isOutputMessage(message: AssistantMessage, specs: ToolSpec[]): boolean {
-  const calls = message.tool_calls ?? [];
-  if (calls.length === 0) return true;
-  return calls.some((c) => specs.find((s) => s.name === c.function.name)?.isTerminal === true);
+  if (!message.tool_calls?.length) return true;
+  // Only calls that run count: a terminal call grove dropped (too many calls in one answer) ends nothing.
+  return runnableCalls(message).some((c) => specs.find((s) => s.name === c.function.name)?.isTerminal === true);
 }
 
 export function canGenerateOutput(rules: TerminationRules): boolean {

@@ -1,5 +1,6 @@
 import { budgetFromSpec, costOf, firstStop, type StopCondition } from '../budget';
 import { shorten } from '../conversation/preview';
+import { droppedCallsAnswer, runnableCalls } from '../conversation/fit-message';
 import { messageRef, pathRef, type PathRecord, type Ref } from '../hash/refs';
 import type { EvaluateResult, RunToolResult } from '../schemas/agent-activities';
 import type { ChatParams, ToolDefinition } from '../schemas/chat-params';
@@ -437,7 +438,7 @@ export class SearchContext {
   }
 
   private async buildChild(nodeId: number, message: AssistantMessage, assistantRef: Ref, offered: string[], label: string, evaluate: boolean) {
-    const calls = message.tool_calls ?? [];
+    const calls = runnableCalls(message);
     let tools: (RunToolResult & { refused?: boolean })[] = [];
     if (calls.length > 0) {
       const input = trajectoryInput(this.tree, nodeId);
@@ -446,8 +447,11 @@ export class SearchContext {
       );
       markWritten(this.tree, nodeId, input);
       this.state.counters.toolRuns += tools.filter((t) => !t.refused).length;
-      this.state.counters.toolErrors += tools.filter((t) => t.isError).length;
     }
+    // Calls grove dropped (too many in one answer) get one answer, written here: no tool ran.
+    const dropped = droppedCallsAnswer(message);
+    if (dropped) tools.push({ message: dropped, ref: messageRef(dropped), isError: true, refused: true });
+    this.state.counters.toolErrors += tools.filter((t) => t.isError).length;
     const record: PathRecord = { parent: refOf(this.tree, nodeId), add: [assistantRef, ...tools.map((t) => t.ref)] };
     const data: AgentNode = { ref: pathRef(record), pending: record, preview: previewOf(message) };
     const refusals = tools.filter((t) => t.refused).map((t) => t.message);

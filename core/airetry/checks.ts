@@ -4,6 +4,9 @@ import type { AICall } from './ai-call';
 import type { Condition, Feedback } from './evaluate-condition';
 import { compilePattern, UnsupportedPatternError } from './safe-pattern';
 import { zodFromJsonSchema } from './schema-patterns';
+import { inputShapeProblem } from '../schemas/input-shape';
+import type { CutMark } from '../schemas/messages';
+import { formatBytes } from '../payload-limits';
 
 /**
  * How user-supplied patterns are matched: `linear` (RE2, the default) or `native` (JavaScript's
@@ -30,6 +33,12 @@ const caseSensitive = z.boolean().optional().describe('Compare case-sensitively 
 
 /** A JSON Schema from a run's input: usable by zod, its patterns matchable in linear time. */
 export const JsonSchemaSpec = z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
+  // Checked without recursion first: compiling a schema thousands of levels deep would overflow the stack.
+  const shape = inputShapeProblem(schema);
+  if (shape) {
+    ctx.addIssue({ code: 'custom', message: `not a usable JSON Schema: ${shape}` });
+    return;
+  }
   try {
     zodFromJsonSchema(schema);
   } catch (err) {
@@ -89,6 +98,12 @@ export interface CompiledCheck {
 
 /** Runs an LLM judge on a call: supplied by the workflow (it needs an activity). */
 export type JudgeRunner = (call: AICall<unknown>, question: string, model?: string) => Promise<boolean>;
+
+/** The cut mark of the active answer when grove cut its text (it was too large to carry whole). */
+function cutAnswer(call: AICall<unknown>): CutMark | undefined {
+  const last = call.lastMessage;
+  return last?.role === 'assistant' && last.cut?.keptChars !== undefined ? last.cut : undefined;
+}
 
 /** The answer text a check looks at: the assistant's text, or a tool call's arguments. */
 export function answerText(call: AICall<unknown>): string {
@@ -162,12 +177,18 @@ export function compileCheck(spec: CheckSpec, index: number, judge: JudgeRunner,
       fallback = `A reviewer answered "no" to: ${spec.question}`;
       break;
   }
-  const feedback: Feedback<unknown> =
+  const given: Feedback<unknown> =
     spec.feedback !== undefined ? (call) => renderTemplate(spec.feedback!, { output: answerText(call) }) : fallback;
+  // An answer grove had to cut (too large to carry) is not checked on its first part: it fails, saying why.
+  const checked = condition;
   return {
     name: spec.name ?? `${spec.kind}#${index}`,
-    condition,
-    feedback,
+    condition: (call) => (cutAnswer(call) ? false : checked(call)),
+    feedback: (call) => {
+      const cut = cutAnswer(call);
+      if (cut) return `Your answer was ${formatBytes(cut.bytes)}, more than can be checked; answer much more briefly.`;
+      return typeof given === 'function' ? given(call) : given;
+    },
     options: { maxRetries: spec.maxRetries, evaluateAll: spec.evaluateAll, feedbackExpensive: spec.feedbackExpensive },
   };
 }

@@ -11,7 +11,9 @@ export type CallReuse = 'lineage' | 'shared';
 /**
  * The ref of what a call *asks*: the activity kind and its input, minus what only concerns
  * storage (`writes`, the store entries an input carries until the store has them — the same
- * request may carry more or less of them) and minus the key itself. Two calls with the same
+ * request may carry more or less of them), minus where it may run (`registry`, the fingerprint
+ * of the workers that may serve it: a resumed run keeps its results whichever workers serve it
+ * now) and minus the key itself. Two calls with the same
  * logical ref send the same request (same conversation by content address, model, parameters,
  * tool call, evaluator...).
  *
@@ -19,7 +21,9 @@ export type CallReuse = 'lineage' | 'shared';
  * logicalRef('llmChat', { conversation: { path: ref, writes: {...} }, model: 'm' }) === logicalRef('llmChat', { conversation: { path: ref }, model: 'm' })
  */
 export function logicalRef(kind: string, input: unknown): Ref {
-  return contentRef({ kind, input: strip(input) });
+  const stripped = strip(input);
+  if (stripped !== null && typeof stripped === 'object' && 'registry' in stripped) delete (stripped as { registry?: unknown }).registry;
+  return contentRef({ kind, input: stripped });
 }
 
 function strip(value: unknown): unknown {

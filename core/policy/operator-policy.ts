@@ -26,6 +26,17 @@ export const OperatorPolicySchema = z.strictObject({
   maxGenerations: z.number().int().positive().default(100),
   /** Task queues runs may send model calls, tools and evaluations to, besides their own. */
   taskQueues: z.array(z.string().min(1)).default([]),
+  /**
+   * Tool calls of one model answer that run; the rest are answered with a tool message saying
+   * they were dropped (one answer with 2,000 calls would otherwise become 2,000 activities).
+   */
+  maxToolCallsPerAnswer: z.number().int().positive().max(1000).default(64),
+  /**
+   * The largest model answer or tool output carried through Temporal as it is; a larger one is
+   * cut to its first 4,000 characters (with a note) and kept whole in the message store. At
+   * most 1 MiB: one call's answers share 1 MiB, well under Temporal's 2 MB payload limit.
+   */
+  maxInlineMessageBytes: z.number().int().min(16_384).max(1_048_576).default(262_144),
 });
 export type OperatorPolicy = z.output<typeof OperatorPolicySchema>;
 export type OperatorPolicyInput = z.input<typeof OperatorPolicySchema>;
@@ -33,7 +44,17 @@ export type OperatorPolicyInput = z.input<typeof OperatorPolicySchema>;
 /** The default policy, for clients and workers that configure none. */
 export const DEFAULT_POLICY: OperatorPolicy = OperatorPolicySchema.parse({});
 
-type Limit = Exclude<keyof OperatorPolicy, 'taskQueues'>;
+type Limit = Exclude<keyof OperatorPolicy, 'taskQueues' | 'maxToolCallsPerAnswer' | 'maxInlineMessageBytes'>;
+
+/**
+ * What one message may carry under `policy` (see `fitMessage`).
+ *
+ * @example
+ * messageLimits(DEFAULT_POLICY) // { maxBytes: 262144, maxToolCalls: 64 }
+ */
+export function messageLimits(policy: OperatorPolicy): { maxBytes: number; maxToolCalls: number } {
+  return { maxBytes: policy.maxInlineMessageBytes, maxToolCalls: policy.maxToolCallsPerAnswer };
+}
 
 /**
  * Every way `input` (a ready-made workflow's validated input) exceeds `policy`, as

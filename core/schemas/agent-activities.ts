@@ -25,19 +25,27 @@ export interface ToolSpec {
   fast?: boolean;
 }
 
+/**
+ * What every tool and evaluator input may carry: the fingerprint of the run's registry. A worker
+ * with another registry refuses the call before anything runs (`GroveRegistryMismatch`).
+ */
+export interface RegistryBound {
+  registry?: string;
+}
+
 /** `groveDescribeTools`: the specs of the named tools (a name the worker does not know is a non-retryable `GroveUnknownTool`). */
-export interface DescribeToolsInput {
+export interface DescribeToolsInput extends RegistryBound {
   names: string[];
 }
 
 /** `groveActiveTools`: which of `names` are active for the trajectory (tools without `isActive` always are). */
-export interface ActiveToolsInput {
+export interface ActiveToolsInput extends RegistryBound {
   names: string[];
   trajectory: ConversationInput;
 }
 
 /** `groveRunTool`: runs ONE tool call of an assistant message. */
-export interface RunToolInput {
+export interface RunToolInput extends RegistryBound {
   /** The conversation before the calling assistant message (Saplings' `trajectory`). */
   trajectory: ConversationInput;
   call: ToolCall;
@@ -63,7 +71,7 @@ export type EvaluatorSpec =
   | { name: string; options?: Record<string, unknown> };
 
 /** `groveEvaluate`: scores one trajectory (the prompt and every step after it). */
-export interface EvaluateInput {
+export interface EvaluateInput extends RegistryBound {
   evaluator: EvaluatorSpec;
   trajectory: ConversationInput;
   /** The run's ledger key for this call (`CallLedger`): where its result is recorded for reuse. */

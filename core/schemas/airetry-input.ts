@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from './input-shape';
 import { CheckSpecSchema, JsonSchemaSpec } from '../airetry/checks';
 import { RetryConfigSchema } from './retry-config';
 import { PromptInputSchema } from './generate';
@@ -20,11 +21,12 @@ export const AiretryInputSchema = PromptInputSchema.extend({
   /** JSON Schema of the output, for kind 'extract'. */
   schema: z.record(z.string(), z.unknown()).optional().describe("JSON Schema of the output, for kind 'extract'."),
   /** The choices, for kind 'classify'. */
-  choices: z.array(z.string().min(1)).min(2).optional().describe("The answers to choose from, for kind 'classify'."),
+  choices: z.array(z.string().min(1)).min(2).max(INPUT_LIMITS.choices).optional().describe("The answers to choose from, for kind 'classify'."),
   config: RetryConfigSchema.partial().optional().describe('The retry configuration (the seeds\' RetryConfig, camelCase): budget, samples, scoring.'),
   checks: z
     .array(CheckSpecSchema)
     .min(1)
+    .max(INPUT_LIMITS.checks)
     .describe('The checks the answer must pass, in order; each failing one is fed back and retried (one airetry round each).'),
   /** Seed for Thompson sampling: the same seed (and model answers) gives the same tree. */
   seed: z.number().int().optional().describe('Seed for Thompson sampling: the same seed and model answers give the same tree.'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from './input-shape';
 
 /**
  * Model parameters a run may pass through to chat completions (the seeds' `api_kwargs`).
@@ -45,7 +46,7 @@ export const ChatParamsSchema = z.looseObject({
   presence_penalty: z.number().min(-2).max(2).optional(),
   frequency_penalty: z.number().min(-2).max(2).optional(),
   logit_bias: z.record(z.string(), z.number()).optional(),
-  tools: z.array(ToolDefinitionSchema).optional(),
+  tools: z.array(ToolDefinitionSchema).max(INPUT_LIMITS.tools).optional(),
   tool_choice: ToolChoiceSchema.optional(),
   parallel_tool_calls: z.boolean().optional(),
   response_format: ResponseFormatSchema.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from './input-shape';
 import { ChatParamsSchema } from './chat-params';
 import { LlmSettingsSchema } from './llm-settings';
 import { AssistantMessageSchema, MessageSchema, UsageSchema } from './messages';
@@ -12,6 +13,7 @@ export const PromptInputSchema = z.object({
   messages: z
     .array(MessageSchema)
     .min(1)
+    .max(INPUT_LIMITS.messages)
     .optional()
     .describe('The conversation so far, as OpenAI chat messages (`{"role": "user", "content": "..."}`). Give exactly one of `prompt` or `messages`.'),
   /** System message for a string prompt; `null` sends none. */

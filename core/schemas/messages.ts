@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Chat messages in the OpenAI wire format, so a conversation can be sent to any
  * OpenAI-compatible endpoint without conversion. grove adds a few optional fields
- * (`runId`, `sampleId` on assistant messages, `rawOutput` on tool messages) that the LLM
+ * (`runId`, `sampleId` on assistant messages, `rawOutput` on tool messages, `cut` on both) that the LLM
  * activity strips before sending.
  */
 export const TextPartSchema = z.object({ type: z.literal('text'), text: z.string() });
@@ -17,6 +17,18 @@ export const ToolCallSchema = z.object({
   id: z.string(),
   type: z.literal('function'),
   function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+/**
+ * Set by grove on a message it cut to travel through Temporal (an answer or a tool output over
+ * the operator's `maxInlineMessageBytes`, or an answer with more tool calls than
+ * `maxToolCallsPerAnswer`): the whole message is `ref` in the message store.
+ */
+export const CutMarkSchema = z.object({
+  ref: z.string().describe('The whole message, in the message store.'),
+  bytes: z.number().int().nonnegative().describe('Its size as JSON, in bytes.'),
+  droppedToolCalls: z.number().int().positive().optional().describe('Tool calls of the answer that were not run (the last one kept answers for them).'),
+  keptChars: z.number().int().nonnegative().optional().describe('When its text was cut: the characters of it kept here.'),
 });
 
 export const SystemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
@@ -33,6 +45,7 @@ export const AssistantMessageSchema = z.object({
   runId: z.string().optional(),
   /** Index of this sample among the choices of its call. */
   sampleId: z.number().int().optional(),
+  cut: CutMarkSchema.optional(),
 });
 export const ToolMessageSchema = z.object({
   role: z.literal('tool'),
@@ -40,6 +53,7 @@ export const ToolMessageSchema = z.object({
   content: z.string(),
   /** What the tool returned before `formatOutput`; kept for evaluators, never sent. */
   rawOutput: z.unknown().optional(),
+  cut: CutMarkSchema.optional(),
 });
 
 export const MessageSchema = z.discriminatedUnion('role', [
@@ -57,6 +71,7 @@ export type SystemMessage = z.infer<typeof SystemMessageSchema>;
 export type UserMessage = z.infer<typeof UserMessageSchema>;
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
 export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+export type CutMark = z.infer<typeof CutMarkSchema>;
 export type Message = z.infer<typeof MessageSchema>;
 export type Conversation = Message[];
 

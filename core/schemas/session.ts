@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CheckSpecSchema } from '../airetry/checks';
 import { ChatParamsSchema } from './chat-params';
 import { LlmSettingsSchema } from './llm-settings';
+import { RegistryPinSchema } from './fleet';
 import { MessageSchema, UsageSchema } from './messages';
 import type { SessionTreeView } from '../session/message-tree';
 import type { SessionCounters } from '../session/session-state';
@@ -33,6 +34,7 @@ export const SessionInputSchema = z.strictObject({
   approval: ApprovalSettingsSchema.default({ timeoutMs: 86_400_000, onTimeout: 'reject' }).describe('How long a tool requiring approval waits for a person, and the decision when nobody decides.'),
   /** Task queue of the workers that serve the tools (default: the run's own). */
   toolTaskQueue: z.string().min(1).optional().describe("Task queue of the workers that serve the tools (default the run's own)."),
+  registry: RegistryPinSchema.optional(),
   /** Sent as the model's `seed`. */
   seed: z.number().int().optional().describe("Sent as the model's `seed`."),
   llm: LlmSettingsSchema.optional().describe('How model calls run as Temporal activities: task queue, timeouts, retries, reuse of paid results.'),

@@ -51,6 +51,7 @@ function nodeLine(node: ViewNode, head: boolean): string {
   if (node.kind === 'replacement') marks.push(`replacement, rewind ${node.rewind} by ${node.by}`);
   if (node.kind === 'correction') marks.push('rewind refused');
   if (node.kind === 'rejection') marks.push('call refused');
+  if (node.kind === 'dropped') marks.push('calls dropped');
   if (node.abandoned) marks.push(`abandoned by rewind ${node.abandonedBy}`);
   if (head) marks.push('head');
   return `#${node.id} ${node.role}${who}${kind} t${node.turn}: ${node.preview}${marks.length ? `  [${marks.join('; ')}]` : ''}`;

@@ -12,7 +12,7 @@ export type SessionRole = Message['role'];
  * to a rewind the model asked for that could not be done), `rejection` (a tool call a person
  * or the approval timeout refused).
  */
-export type SessionMessageKind = 'feedback' | 'replacement' | 'correction' | 'rejection';
+export type SessionMessageKind = 'feedback' | 'replacement' | 'correction' | 'rejection' | 'dropped';
 
 /**
  * One message of a session: the node of its message tree. The message itself lives in the

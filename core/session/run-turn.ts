@@ -14,6 +14,7 @@ import type { SendResult, SessionOptions, TurnEnd } from '../schemas/session';
 import { rejectionMessage, type ApprovalAsk, type ApprovalOutcome } from '../steering/approvals';
 import { REWIND_TOOL_NAME, REWIND_TOOL_SPEC, rewindArguments, rewindCorrection } from './rewind-tool';
 import type { SessionMessageKind } from './message-tree';
+import { droppedCallsAnswer, runnableCalls } from '../conversation/fit-message';
 import type { SessionState } from './session-state';
 
 /**
@@ -80,9 +81,8 @@ export async function runTurn(ctx: SessionContext, content: string | ContentPart
     const replyNode = tree.append(reply, { turn, at: port.nowMs() });
     port.onStep?.();
 
-    const toolCalls = reply.tool_calls ?? [];
-    if (toolCalls.length > 0) {
-      const rewound = await answerToolCalls(ctx, turn, replyNode.id, toolCalls);
+    if (reply.tool_calls?.length) {
+      const rewound = await answerToolCalls(ctx, turn, replyNode.id, reply);
       port.onStep?.();
       if (rewound) return end('rewound', { reply: rewound.content, messageId: rewound.replacementId, rewind: rewound.rewind });
       continue;
@@ -119,12 +119,16 @@ async function answerToolCalls(
   ctx: SessionContext,
   turn: number,
   replyId: number,
-  calls: ToolCall[],
+  reply: AssistantMessage,
 ): Promise<{ content: string; replacementId: number; rewind: NonNullable<SendResult['rewind']> } | undefined> {
   const { state, options, port } = ctx;
   const tree = state.tree;
   const answers = new Map<ToolCall, { message: Message; stored: boolean; kind?: SessionMessageKind }>();
-  for (const call of calls) {
+  const calls = reply.tool_calls ?? [];
+  // Calls grove dropped (too many in one answer) get one answer, written here: no tool ran.
+  const dropped = droppedCallsAnswer(reply);
+  if (dropped) answers.set(calls[calls.length - 1]!, { message: dropped, stored: false, kind: 'dropped' });
+  for (const call of runnableCalls(reply)) {
     if (!options.rewindTool || call.function.name !== REWIND_TOOL_NAME) continue;
     const args = rewindArguments(call);
     const resolved = args.ok ? tree.resolveTarget({ n: args.n }, { before: replyId }) : args;

@@ -9,7 +9,10 @@
  *   first tool) with a minimal instance of its parameters; tool_choice 'auto': text.
  *
  * Option `pad=N` adds N characters of filler to a text answer (benchmarks use it to make
- * conversations grow realistically). Every choice is the same: echo never draws from the rng.
+ * conversations grow realistically; tests, to send an answer of several megabytes). Option
+ * `calls=N`, when tools are offered (and tool_choice is not 'none'), answers with N calls to the
+ * named or first tool, each with a minimal instance of its parameters — the runaway answer that
+ * makes thousands of tool calls at once. Every choice is the same: echo never draws from the rng.
  */
 import type { ChatPolicy, PolicyReply } from '../types';
 import { lastUserText, responseMode, responseSchema, toolMode, toolParameters } from './conversation';
@@ -22,7 +25,12 @@ export const echoPolicy: ChatPolicy = {
     const text = lastUserText(req);
     const tools = toolMode(req);
     let reply: PolicyReply;
-    if (tools.choice === 'required' || typeof tools.choice === 'object') {
+    const calls = Math.max(0, Math.floor(Number(ctx.options.calls ?? 0)) || 0);
+    if (calls > 0 && tools.names.length > 0 && tools.choice !== 'none') {
+      const name = typeof tools.choice === 'object' ? tools.choice.name : tools.names[0];
+      const args = schemaExample(toolParameters(req, name) ?? {}, { '*': text });
+      reply = { toolCalls: Array.from({ length: calls }, () => ({ name, arguments: args })) };
+    } else if (tools.choice === 'required' || typeof tools.choice === 'object') {
       const name = typeof tools.choice === 'object' ? tools.choice.name : tools.names[0];
       reply = { toolCalls: [{ name, arguments: schemaExample(toolParameters(req, name) ?? {}, { '*': text }) }] };
     } else if (responseMode(req) === 'json_object') {

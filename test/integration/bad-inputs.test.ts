@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { msToTs } from '@temporalio/common/lib/time';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +49,10 @@ test('raw start by name: every run with a bad input fails at once with GroveInva
       bad
         .filter((c) => !c.clientOnly)
         .map(async (c, i) => {
-          const handle = await suite.env.client.workflow.start(c.kind, { taskQueue, workflowId: `${taskQueue}-raw-${i}`, args: [c.input], workflowExecutionTimeout: 60_000 });
+          const workflowId = `${taskQueue}-raw-${i}`;
+          const handle = c.json
+            ? await startWithJsonText(c.kind, c.json, taskQueue, workflowId)
+            : await suite.env.client.workflow.start(c.kind, { taskQueue, workflowId, args: [c.input], workflowExecutionTimeout: 60_000 });
           const failure = await rejection(handle.result());
           return { name: c.name, names: c.names!, message: describeFailure(failure), type: rootType(failure) };
         }),
@@ -60,9 +65,11 @@ test('raw start by name: every run with a bad input fails at once with GroveInva
 test('CLI: bad inputs exit 2 with one line naming the field', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'grove-corpus-'));
   try {
-    for (const c of bad.filter((x) => !x.clientOnly).slice(0, 40).filter((_, i) => i % 4 === 0)) {
+    const deep = bad.filter((x) => x.json);
+    expect(deep.length).toBeGreaterThan(0);
+    for (const c of [...bad.filter((x) => !x.clientOnly).slice(0, 40).filter((_, i) => i % 4 === 0), ...deep]) {
       const file = join(dir, 'input.json');
-      writeFileSync(file, JSON.stringify(c.input));
+      writeFileSync(file, c.json ?? JSON.stringify(c.input));
       const run = await runCli(['run', c.kind, '--input', file], { TEMPORAL_ADDRESS: suite.env.address });
       expect([c.name, run.code, run.stderr.trim().split('\n').length, run.stderr.includes(c.names!)]).toEqual([c.name, 2, 1, true]);
     }
@@ -70,6 +77,26 @@ test('CLI: bad inputs exit 2 with one line naming the field', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+/**
+ * Starts a run whose input is given as JSON text, as a client in another language does: V8's
+ * `JSON.stringify` cannot write JSON nested thousands of levels deep, so the TypeScript client
+ * cannot send it, but a Go or Java client can.
+ */
+async function startWithJsonText(kind: string, json: string, taskQueue: string, workflowId: string) {
+  const client = suite.env.client;
+  await client.workflowService.startWorkflowExecution({
+    namespace: client.options.namespace,
+    workflowId,
+    workflowType: { name: kind },
+    taskQueue: { name: taskQueue },
+    input: { payloads: [{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(json) }] },
+    workflowExecutionTimeout: msToTs(60_000),
+    requestId: randomUUID(),
+    identity: 'another-language',
+  });
+  return client.workflow.getHandle(workflowId);
+}
 
 function rootType(err: unknown): string | undefined {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {

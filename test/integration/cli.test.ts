@@ -9,6 +9,7 @@ import { startModelServer, type ModelServer } from '../../model-server';
 import { QUICKSTART, quickstartInput } from '../support/in-process-agent';
 import { ROOT, runCli } from '../support/run-cli';
 import { answers } from '../../client/temporal-server/dev-server';
+import { devDatabaseFile } from '../../client/local/dev-database';
 import { until } from '../../workers/worker-process';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 
@@ -247,9 +248,9 @@ test('grove dev restarts a Temporal server that died, and leaves nothing running
   dev.stdout.on('data', (d: Buffer) => (output += d));
   dev.stderr.on('data', (d: Buffer) => (output += d));
   const serverPids = () =>
-    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
       .split('\n')
-      .filter((l) => l.includes(join(home, 'temporal.db')) && !l.includes(' sh -c '))
+      .filter((l) => l.includes(devDatabaseFile(home, port)) && !l.includes(' sh -c '))
       .map((l) => Number(l.trim().split(/\s+/)[0]));
   try {
     await until(() => output.includes('grove dev: worker on task queue'), 60_000, 'grove dev to start');

@@ -2,3 +2,4 @@
 export * from '../../examples/all-workflows';
 export { apiTour } from './api-workflows';
 export { randomDecisions } from './random-workflows';
+export { callOversized } from './payload-workflows';

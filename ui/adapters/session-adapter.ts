@@ -24,7 +24,7 @@ export const sessionAdapter: RunAdapter = {
     const status = (node: SessionNodeView): NodeStatus => {
       if (node.parentId === null) return 'root';
       if (node.abandoned) return 'abandoned';
-      if (node.kind === 'rejection' || node.kind === 'correction') return 'failed';
+      if (node.kind === 'rejection' || node.kind === 'correction' || node.kind === 'dropped') return 'failed';
       if (hasChildren.has(node.id)) return 'expanded';
       return reader.live ? 'open' : 'terminal';
     };

@@ -13,6 +13,7 @@ import { toolPort } from './tool-port';
 import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
 import { workflowTracing } from './telemetry-hook';
+import type { RegistryNeeds } from './run-registry';
 
 type StoreActivities = ReturnType<typeof createStoreActivities>;
 
@@ -59,6 +60,16 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
 function tracedSteps(): Pick<AgentPort, 'startSpan'> {
   const tracing = workflowTracing();
   return tracing ? { startSpan: (name, attributes) => tracing.startSpan(name, attributes) } : {};
+}
+
+/** What an agent run names from its workers' registries, by the task queue that serves each (as `workflowAgentPort` sends them). */
+export function agentRegistryNeeds(options: AgentOptions): RegistryNeeds[] {
+  const llm = LlmSettingsSchema.parse(options.llm ?? {});
+  const evaluator = options.evaluator.name === 'llm' ? [] : [options.evaluator.name];
+  return [
+    { queue: options.toolTaskQueue, tools: options.tools, evaluators: [] },
+    { queue: options.evaluatorTaskQueue ?? llm.taskQueue, tools: [], evaluators: evaluator },
+  ];
 }
 
 /** Whether Temporal suggests continuing as new (history near its limits). */

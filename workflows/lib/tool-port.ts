@@ -4,6 +4,7 @@ import type { ActiveToolsInput, RunToolInput, RunToolResult, ToolSpec } from '..
 import type { LlmSettings } from '../../core/schemas/llm-settings';
 import { activityOptions, fastStepOptions } from './activity-options';
 import { runLedger } from './run-ledger';
+import { isRegistryMismatch, registryFor, routedQueue } from './run-registry';
 
 /** Patch id: tools declared `fast` run as local activities (runs recorded before it replay as they ran). */
 export const FAST_TOOLS = 'grove-fast-tools';
@@ -17,6 +18,10 @@ export const FAST_TOOLS = 'grove-fast-tools';
  * holding the run (patched: `grove-fast-tools`) unless the run sends its tools to
  * `toolTaskQueue`: recorded in history the same way, without a trip through a task queue.
  *
+ * A run bound to a registry (`bindRegistry`) sends every tool call to its registry's queue and
+ * names the registry in the input; a fast call that lands on a worker with another registry is
+ * refused there before it runs, reported once, and from then on sent to the registry's queue.
+ *
  * @example
  * const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
  * const specs = await tools.describeTools(['multiply']);
@@ -29,14 +34,29 @@ export function toolPort(llm: LlmSettings, taskQueue: string | undefined, nonRet
   const tools = proxyActivities<ToolActivities>(options);
   const localOptions = fastStepOptions(options);
   const local = proxyLocalActivities<ToolActivities>(localOptions);
+  let localRefused = false;
+  /** Options and input for the run's registry, when it is bound to one. */
+  const routed = <I extends object>(input: I, summary: string): [ActivityOptions & { summary: string }, [I]] => {
+    const binding = registryFor(taskQueue);
+    return [{ ...options, taskQueue: routedQueue(taskQueue), summary }, [binding ? { ...input, registry: binding.fingerprint } : input]];
+  };
   return {
-    describeTools: (names: string[]): Promise<ToolSpec[]> =>
-      tools.groveDescribeTools.executeWithOptions({ ...options, summary: `describe tools: ${names.join(', ')}` }, [{ names }]),
-    activeTools: (input: ActiveToolsInput, summary: string): Promise<string[]> => tools.groveActiveTools.executeWithOptions({ ...options, summary }, [input]),
+    describeTools: (names: string[]): Promise<ToolSpec[]> => tools.groveDescribeTools.executeWithOptions(...routed({ names }, `describe tools: ${names.join(', ')}`)),
+    activeTools: (input: ActiveToolsInput, summary: string): Promise<string[]> => tools.groveActiveTools.executeWithOptions(...routed(input, summary)),
     runTool: (input: RunToolInput, summary: string, opts: { fast?: boolean } = {}): Promise<RunToolResult> => {
-      const keyed = runLedger().keyed('groveRunTool', input, llm.reuse);
-      if (opts.fast && taskQueue === undefined && patched(FAST_TOOLS)) return local.groveRunTool.executeWithOptions({ ...localOptions, summary }, [keyed]);
-      return tools.groveRunTool.executeWithOptions({ ...options, summary }, [keyed]);
+      const [regular, args] = routed(runLedger().keyed('groveRunTool', input, llm.reuse), summary);
+      if (opts.fast && taskQueue === undefined && patched(FAST_TOOLS) && !localRefused) {
+        const binding = registryFor(taskQueue);
+        const attempt = local.groveRunTool.executeWithOptions({ ...localOptions, summary }, args);
+        // Unbound (runs recorded before the registry patch): the same promise as always, tick for tick.
+        if (!binding) return attempt;
+        return attempt.catch((err: unknown) => {
+          if (!isRegistryMismatch(err, binding)) throw err;
+          localRefused = true;
+          return tools.groveRunTool.executeWithOptions(regular, args);
+        });
+      }
+      return tools.groveRunTool.executeWithOptions(regular, args);
     },
   };
 }

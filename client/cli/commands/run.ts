@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseInput } from '../../../core/schemas/parse-input';
 import { GroveClient } from '../../grove-client';
+import { checkPayload } from '../../input-guards';
 import { RUN_KINDS, type RunKindName } from '../../run-kinds';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 import { warnIfNoWorker } from '../worker-check';
@@ -28,7 +29,9 @@ export async function runCommand(args: string[], io: { out: (line: string) => vo
       : {}),
   } as const);
   const input = values.input !== undefined ? readInput(command, values.input) : flagsInput(command, kind as RunKindName, values);
-  parseInput(RUN_KINDS[kind as RunKindName].schema, input, `${kind} input`); // a bad field is reported before connecting
+  // A bad field is reported before connecting: the shape first (any depth, without recursion), then the schema.
+  checkPayload(kind, input);
+  parseInput(RUN_KINDS[kind as RunKindName].schema, input, `${kind} input`);
 
   const grove = await GroveClient.connect();
   try {

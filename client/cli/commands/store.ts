@@ -2,6 +2,7 @@ import { openStore, storeSettingsFromEnv } from '../../../activities/store/open-
 import { GroveClient } from '../../grove-client';
 import { collectGarbage } from '../../store-retention';
 import { parseCommandArgs, UsageError } from '../usage-error';
+import { formatBytes } from '../../../core/payload-limits';
 
 /**
  * `grove store stats|gc`.
@@ -56,8 +57,4 @@ function formatDuration(ms: number): string {
   if (ms % 86_400_000 === 0) return `${ms / 86_400_000} d`;
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   return `${Math.round(ms / 1000)} s`;
-}
-
-function formatBytes(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`;
 }

@@ -10,6 +10,7 @@ import { runTurn, type SessionContext } from '../../../../core/session/run-turn'
 import { SessionState } from '../../../../core/session/session-state';
 import type { ApprovalAsk, ApprovalOutcome } from '../../../../core/steering/approvals';
 import { noteTool } from '../../../../examples/tools/save-note';
+import { exampleTools } from '../../../../examples/tools';
 import { inProcessOpenAI } from '../../../../model-server';
 
 let dir: string;
@@ -31,7 +32,7 @@ async function session(input: Partial<SessionInput> = {}, decide?: (ask: Approva
   const client = inProcessOpenAI();
   const store = new MemoryMessageStore();
   const llm = llmConfigFromEnv({}, { baseURL: 'http://in-process/v1', apiKey: 'k', defaultModel: 'concierge' });
-  const activities = createGroveActivities({ llm, store, client, tools: [noteTool(join(dir, 'notes.jsonl'))] });
+  const activities = createGroveActivities({ llm, store, client, tools: [noteTool(join(dir, 'notes.jsonl')), ...exampleTools] });
   const asked: ApprovalAsk[] = [];
   let clock = 1_000;
   const port = inProcessSessionPort(activities, {
@@ -142,4 +143,19 @@ test('a turn ends at maxSteps with what it has', async () => {
 test('the example session input (README, docs/steering.md) is valid', () => {
   const example = JSON.parse(readFileSync(join(__dirname, '../../../../examples/inputs/session.json'), 'utf8'));
   expect(SessionInputSchema.parse(example)).toMatchObject({ model: 'concierge', tools: ['save_note'], rewindTool: true });
+});
+
+test('an answer with 200 tool calls: the first 64 run, one tool message answers the rest, the conversation stays valid', async () => {
+  const { ctx, send } = await session({ model: 'echo?calls=200', tools: ['multiply'], maxSteps: 2 });
+  const result = await send('Multiply everything.');
+  expect(result).toMatchObject({ ended: 'maxSteps', calls: 2 });
+  const conversation = ctx.state.tree.conversation();
+  const [answer] = conversation.filter((m) => m.role === 'assistant');
+  expect(answer).toMatchObject({ cut: { droppedToolCalls: 136 } });
+  // 64 results and one answer for the dropped calls after each answer: every kept call answered (the second call of the turn was accepted).
+  const tools = conversation.filter((m) => m.role === 'tool');
+  expect(tools).toHaveLength(130);
+  expect(tools[64]!.content).toMatch(/^Error: not run\. This answer made 200 tool calls and grove ran only the first 64/);
+  expect(ctx.state.counters.toolRuns).toBe(128);
+  expect(ctx.state.tree.view().nodes.filter((n) => n.kind === 'dropped')).toHaveLength(2);
 });
