@@ -27,12 +27,13 @@ export async function execCode(input: ExecCodeInput, options: ExecOptions = {}):
   const job = execCodeInputSchema.parse(input);
   let code = job.code;
   let testCode = job.testCode;
-  if (job.language === 'ts') {
-    const main = transpileTs(code);
+  if (job.language !== 'python') {
+    const typescript = job.language === 'ts';
+    const main = transpileTs(code, typescript ? 'solution.ts' : 'solution.js', typescript);
     if ('error' in main) return failed(main.error);
     code = main.code;
     if (testCode !== undefined) {
-      const tests = transpileTs(testCode, 'tests.ts');
+      const tests = transpileTs(testCode, typescript ? 'tests.ts' : 'tests.js', typescript);
       if ('error' in tests) return failed({ kind: 'syntax', message: `in the tests: ${tests.error.message}` });
       testCode = tests.code;
     }
@@ -47,10 +48,19 @@ export async function execCode(input: ExecCodeInput, options: ExecOptions = {}):
     const outcome = job.language === 'python'
       ? await runPythonJob({ code, testCode, files: job.files }, limits, options)
       : await runJsJob({ code, testCode }, limits, options);
-    return { ...outcome, layers };
+    return { ...checkedNothing(outcome, testCode !== undefined), layers };
   } catch (err) {
     return { ...failed({ kind: 'sandbox', message: `the sandbox cannot start: ${(err as Error).message.split('\n')[0]}` }), layers };
   }
+}
+
+/**
+ * Tests that ran to their end without a single assertion checked nothing (HumanEval's `test`
+ * defines `check(candidate)` but does not call it; a loop the code emptied): that is no pass.
+ */
+function checkedNothing(outcome: CodeOutcome, withTests: boolean): CodeOutcome {
+  if (!withTests || !outcome.ok || (outcome.tests && outcome.tests.total > 0)) return outcome;
+  return { ...outcome, ok: false, error: { kind: 'test', message: 'the tests ran but checked nothing: no assertion ran (call your check function; a loop over what the code returns may be empty)' } };
 }
 
 function failed(error: CodeError): CodeOutcome {

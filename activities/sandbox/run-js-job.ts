@@ -22,17 +22,19 @@ export async function runJsJob(job: { code: string; testCode?: string }, limits:
   const proc = takeSandbox('js');
   const run = new SandboxRun([proc], limits, hooks);
   proc.onMessage((m) => {
-    if (m.t === 'crash') return run.end({ ok: false, error: { kind: 'sandbox', message: `the sandbox engine failed: ${String(m.message ?? '').slice(0, 300)}` } });
+    // Once the job is running, what breaks is the code's doing (a deep value, a hooked intrinsic): kind runtime, not worth retrying.
+    if (m.t === 'crash') return run.end({ ok: false, error: { kind: 'runtime', message: `the program broke its engine: ${String(m.message ?? '').slice(0, 300)}` } });
     if (m.t !== 'done') return;
     const parsed = ChildOutcome.safeParse(m.outcome);
-    if (!parsed.success) return run.end({ ok: false, error: { kind: 'sandbox', message: 'the sandbox child sent an outcome grove cannot read' } });
+    if (!parsed.success) return run.end({ ok: false, error: { kind: 'runtime', message: 'the program made the sandbox send an outcome grove cannot read' } });
     run.end(parsed.data as RunEnd);
   });
   proc.onExit((code, signal) => {
     if (run.settled || run.limitHit) return;
     const why = proc.startError.trim().split('\n').filter(Boolean).slice(-1)[0] ?? '';
     if (/out of memory|Allocation failed|heap limit/i.test(run.stderr + proc.startError)) return run.stop('memory', `the program used more memory than the sandbox allows (${limits.memoryMb} MB)`);
-    run.end({ ok: false, error: { kind: 'sandbox', message: `the sandbox ended unexpectedly (${signal ?? `exit ${code}`})${why ? `: ${why.slice(0, 300)}` : ''}` } });
+    if (proc.channelFault) return run.end({ ok: false, error: { kind: 'runtime', message: `the program was stopped: ${proc.channelFault}` } });
+    run.end({ ok: false, error: { kind: 'runtime', message: `the sandbox process ended while running the program (${signal ?? `exit ${code}`})${why ? `: ${why.slice(0, 300)}` : ''}` } });
   });
   if (await run.whenReady()) {
     run.startClock();

@@ -33,7 +33,9 @@ export async function runPythonJob(job: PythonJob, limits: RunLimits, hooks: Run
   const notRun = tests ? { tests: { passed: 0, total: 0, completed: false } } : {};
   let callPending = false;
   let codeLoaded = false;
-  const unreadable = (who: string) => run.end({ ok: false, error: { kind: 'sandbox', message: `the ${who} process sent a message grove cannot read` }, ...notRun });
+  // The code's process is the code's: a message grove cannot read from it is the code tampering (runtime).
+  // The tests' process runs grove's harness and the user's tests: a broken message from it is grove's (sandbox).
+  const unreadable = (who: 'code' | 'tests') => run.end({ ok: false, error: { kind: who === 'code' ? 'runtime' : 'sandbox', message: `the ${who} process sent a message grove cannot read${who === 'code' ? ' (the code tampered with it)' : ''}` }, ...notRun });
 
   code.onMessage((m) => {
     if (m.t === 'loaded' && !codeLoaded) {
@@ -121,6 +123,7 @@ function codeError(e: z.infer<typeof PyError>): CodeError {
 }
 
 function exitError(proc: SandboxProcess, status: number | null, withTests: boolean, crash?: string): CodeError {
+  if (proc.channelFault) return { kind: 'runtime', message: `the program was stopped: ${proc.channelFault}` };
   if (/out of memory|Allocation failed|heap limit/i.test(proc.startError + (crash ?? ''))) return { kind: 'memory', message: 'the program used more memory than the sandbox allows' };
   const ended = crash ? `the program crashed its engine (${crash.slice(0, 300)})` : `the program ended its process (${status === null ? 'killed' : `exit ${status}`})`;
   return { kind: 'runtime', message: withTests ? `${ended} before the tests ran: the tests did not run` : ended };

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { enginePaths } from './engine-paths';
 import { pyodideSnapshot } from './pyodide-snapshot';
 import { SANDBOX_CHILD_SOURCE } from './child/child-source';
-import { sandboxJail, type SandboxRole } from './sandbox-jail';
+import { jobPid, sandboxJail, type SandboxRole } from './sandbox-jail';
 
 export type Engine = 'js' | 'python';
 
@@ -16,7 +16,11 @@ export interface ChildMessage {
 }
 
 /** The longest line a child may write on its channel (a reply carrying a big value, the tests' tally). */
-const MAX_LINE_CHARS = 32_000_000;
+const MAX_LINE_CHARS = 8_000_000;
+/** All a child may write on its channel in one run. */
+const MAX_CHANNEL_CHARS = 64_000_000;
+/** Lines that are no message of the protocol before grove stops listening to a child. */
+const MAX_STRAY_LINES = 16;
 
 /**
  * One sandbox child process: Node under its permission model (reads limited to the engine
@@ -37,13 +41,21 @@ export class SandboxProcess {
   exitCode: number | null = null;
   /** What Node itself wrote to stderr before the job (start-up failures). */
   startError = '';
-  private buffer = '';
+  /** The unfinished line: its chunks (a long line is joined once, not re-scanned per chunk). */
+  private partial: string[] = [];
+  private partialLength = 0;
+  private channelChars = 0;
+  private strayLines = 0;
+  /** Set when the child broke the protocol (too much, too long, not messages): the code under it is to blame. */
+  channelFault: string | undefined;
   private channel: Readable;
   private input: Writable;
   private messageListeners: Array<(m: ChildMessage) => void> = [];
   private exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
   private outputListeners: Array<(stream: 'out' | 'err', text: string) => void> = [];
   private started = false;
+  /** The process that runs the job (in a PID namespace, the child of the one grove spawned). */
+  private pid: number | undefined;
 
   constructor(readonly engine: Engine, readonly role: SandboxRole = 'code') {
     const paths = enginePaths();
@@ -51,8 +63,7 @@ export class SandboxProcess {
     const readable = snapshot ? [...paths.readable, dirname(snapshot)] : paths.readable;
     const boot = JSON.stringify({ engine, paths: { pyodide: paths.pyodide, quickjs: paths.quickjs, snapshot } });
     const nodeArgs = ['--experimental-permission', ...readable.map((d) => `--allow-fs-read=${d}/*`), '--max-old-space-size=256', '--no-warnings', '-e', SANDBOX_CHILD_SOURCE, boot];
-    const jail = sandboxJail();
-    const command = jail.available ? jail.wrap(nodeArgs, readable, role) : { file: process.execPath, args: nodeArgs };
+    const command = sandboxJail().wrap(nodeArgs, readable, role);
     this.child = spawn(command.file, command.args, { env: {}, cwd: '/', stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     this.channel = this.child.stdio[3] as Readable;
     this.input = this.child.stdio[3] as Writable;
@@ -61,28 +72,7 @@ export class SandboxProcess {
     this.ready = new Promise<void>((res, rej) => { resolveReady = res; rejectReady = rej; });
     this.ready.catch(() => {});
     this.channel.setEncoding('utf8');
-    this.channel.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        let msg: ChildMessage;
-        try {
-          msg = JSON.parse(line) as ChildMessage;
-        } catch {
-          continue; // not a message: the child is no longer speaking the protocol (what it says cannot count)
-        }
-        if (!msg || typeof msg !== 'object' || typeof msg.t !== 'string') continue;
-        if (msg.t === 'ready' && !this.started) {
-          this.baseRss = this.rss() ?? 0;
-          resolveReady();
-          continue;
-        }
-        for (const l of this.messageListeners) l(msg);
-      }
-      if (this.buffer.length > MAX_LINE_CHARS) this.kill();
-    });
+    this.channel.on('data', (chunk: string) => this.read(chunk, resolveReady));
     this.channel.on('error', () => {});
     for (const [stream, name] of [[this.child.stdout!, 'out'], [this.child.stderr!, 'err']] as const) {
       stream.setEncoding('utf8');
@@ -105,6 +95,53 @@ export class SandboxProcess {
     });
   }
 
+  /** Splits the channel into lines, each read once; a child that floods it or speaks no protocol is stopped. */
+  private read(chunk: string, resolveReady: () => void): void {
+    if (this.channelFault) return;
+    this.channelChars += chunk.length;
+    if (this.channelChars > MAX_CHANNEL_CHARS) return this.fault(`it wrote more than ${MAX_CHANNEL_CHARS} characters to grove's channel`);
+    let start = 0;
+    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+      const line = this.partial.join('') + chunk.slice(start, nl);
+      this.partial = [];
+      this.partialLength = 0;
+      start = nl + 1;
+      this.handleLine(line, resolveReady);
+      if (this.channelFault) return;
+    }
+    const rest = chunk.slice(start);
+    if (rest) {
+      this.partial.push(rest);
+      this.partialLength += rest.length;
+      if (this.partialLength > MAX_LINE_CHARS) this.fault(`it wrote a line of more than ${MAX_LINE_CHARS} characters to grove's channel`);
+    }
+  }
+
+  private handleLine(line: string, resolveReady: () => void): void {
+    let msg: ChildMessage | undefined;
+    try {
+      msg = JSON.parse(line) as ChildMessage;
+    } catch {
+      msg = undefined;
+    }
+    if (!msg || typeof msg !== 'object' || typeof msg.t !== 'string') {
+      if (++this.strayLines > MAX_STRAY_LINES) this.fault("it wrote lines to grove's channel that are no messages");
+      return;
+    }
+    if (msg.t === 'ready' && !this.started) {
+      this.baseRss = this.rss() ?? 0;
+      resolveReady();
+      return;
+    }
+    for (const l of this.messageListeners) l(msg);
+  }
+
+  private fault(why: string): void {
+    this.channelFault = why;
+    this.partial = [];
+    this.kill();
+  }
+
   /** The job begins: from now on what the child prints is the program's output. */
   start(job: unknown): void {
     this.started = true;
@@ -123,8 +160,10 @@ export class SandboxProcess {
 
   /** Resident memory of the child, read by grove from /proc (the child cannot misreport it). */
   rss(): number | undefined {
+    this.pid ??= this.child.pid === undefined ? undefined : jobPid(this.child.pid);
+    if (this.pid === undefined) return undefined;
     try {
-      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'));
+      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
       return kb ? Number(kb[1]) * 1024 : undefined;
     } catch {
       return undefined;

@@ -98,7 +98,7 @@ export class SandboxRun {
     for (const t of this.timers) clearTimeout(t);
     for (const p of this.procs) p.kill();
     const durationMs = this.startedAt === undefined ? 0 : Date.now() - this.startedAt;
-    this.resolve({ ...outcome, stdout: this.stdout, stderr: this.stderr, durationMs } as CodeOutcome);
+    this.resolve({ ...bounded(outcome, this.limits.maxOutputChars), stdout: this.stdout, stderr: this.stderr, durationMs } as CodeOutcome);
   }
 
   private print(stream: 'out' | 'err', text: string): void {
@@ -123,4 +123,28 @@ export class SandboxRun {
       }
     }
   }
+}
+
+/** The longest error message an outcome carries (it goes back to the model and into history). */
+const MAX_MESSAGE_CHARS = 4_000;
+
+/**
+ * An outcome whose every field is bounded: an error message the code chose (a 10 MB exception)
+ * is cut to {@link MAX_MESSAGE_CHARS}, and a result whose JSON is longer than the output limit is
+ * replaced by its cut JSON text — outcomes travel into workflow history.
+ */
+function bounded(outcome: RunEnd, maxOutputChars: number): RunEnd {
+  const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`);
+  const out: RunEnd = { ...outcome };
+  if (out.error) out.error = { ...out.error, message: cut(out.error.message, MAX_MESSAGE_CHARS), ...(out.error.test ? { test: cut(out.error.test, 300) } : {}) };
+  if (out.result !== undefined) {
+    let json: string;
+    try {
+      json = JSON.stringify(out.result) ?? '';
+    } catch {
+      json = String(out.result);
+    }
+    if (json.length > maxOutputChars) out.result = cut(json, maxOutputChars);
+  }
+  return out;
 }

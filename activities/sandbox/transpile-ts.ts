@@ -8,9 +8,14 @@ import { transform } from 'sucrase';
  * @example
  * transpileTs('const x: number = 1;\nthrow new Error("x")').code   // line 2 still throws
  */
-export function transpileTs(source: string, file = 'solution.ts'): { code: string } | { error: { kind: 'syntax'; message: string; line?: number } } {
+export function transpileTs(source: string, file = 'solution.ts', typescript = true): { code: string } | { error: { kind: 'syntax'; message: string; line?: number } } {
+  // A module's `export`s become CommonJS assignments: the sandbox runs scripts, where a
+  // declaration is a global the tests can find (`export function add` stays `add`).
+  const modules = /^\s*(?:export|import)\b/m.test(source);
+  if (!typescript && !modules) return { code: source };
   try {
-    return { code: transform(source, { transforms: ['typescript'], disableESTransforms: true, filePath: file }).code };
+    const transforms: Array<'typescript' | 'imports'> = [...(typescript ? ['typescript' as const] : []), ...(modules ? ['imports' as const] : [])];
+    return { code: transform(source, { transforms, disableESTransforms: true, filePath: file }).code };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const line = /\((\d+):\d+\)/.exec(message);

@@ -1,3 +1,4 @@
+import { JS_CALLER_SOURCE, JS_STUBS_SOURCE, JS_TEST_PRELUDE_SOURCE } from './js-harness-source';
 import { PLAIN_DATA_SOURCE } from './plain-data-source';
 import { PRELUDE_SOURCE } from './prelude-source';
 import { PY_HARNESS_SOURCE } from './py-harness-source';
@@ -13,6 +14,9 @@ import { QUICKJS_SOURCE } from './quickjs-source';
 export const SANDBOX_CHILD_SOURCE = [
   PRELUDE_SOURCE,
   `const PLAIN_DATA_SOURCE = ${JSON.stringify(PLAIN_DATA_SOURCE)};`,
+  `const JS_TEST_PRELUDE_SOURCE = ${JSON.stringify(JS_TEST_PRELUDE_SOURCE)};`,
+  `const JS_CALLER_SOURCE = ${JSON.stringify(JS_CALLER_SOURCE)};`,
+  `const JS_STUBS_SOURCE = ${JSON.stringify(JS_STUBS_SOURCE)};`,
   `const PY_HARNESS_SOURCE = ${JSON.stringify(PY_HARNESS_SOURCE)};`,
   QUICKJS_SOURCE,
   PYODIDE_SOURCE,

@@ -37,13 +37,23 @@ function send(message) { writeAll(CHANNEL, JSON.stringify(message) + '\n'); }
 const decoder = new StringDecoder('utf8');
 const chunk = HostBuffer.alloc(1 << 16);
 let pending = '';
+// The channel is non-blocking, so a child waiting for its job (a spare) sleeps between reads,
+// longer the longer it waits (1 ms up to 32 ms), and leaves when the process that started it has
+// gone: a spare must never spin or outlive its worker.
+const parentPid = hostProcess.ppid;
+let idle = 1;
+function idleWait() {
+  HostAtomics.wait(pause, 0, 0, idle);
+  if (idle < 32) idle *= 2;
+  else if (hostProcess.ppid !== parentPid) exitNow(0);
+}
 function readLine() {
   for (;;) {
     const nl = pending.indexOf('\n');
     if (nl >= 0) { const line = pending.slice(0, nl); pending = pending.slice(nl + 1); return line; }
     let n;
-    try { n = fs.readSync(CHANNEL, chunk, 0, chunk.length, null); }
-    catch (e) { if (e && e.code === 'EAGAIN') { HostAtomics.wait(pause, 0, 0, 1); continue; } exitNow(0); }
+    try { n = fs.readSync(CHANNEL, chunk, 0, chunk.length, null); idle = 1; }
+    catch (e) { if (e && e.code === 'EAGAIN') { idleWait(); continue; } exitNow(0); }
     if (n === 0) exitNow(0); // grove closed the channel: nothing more to do
     pending += decoder.write(chunk.subarray(0, n));
   }

@@ -22,6 +22,9 @@ import ast, base64, builtins, importlib, json, math, sys, traceback, types
 from decimal import Decimal
 from fractions import Fraction
 
+# Plain data of any size crosses (grove bounds the messages): no 4,300-digit limit on ints.
+sys.set_int_max_str_digits(0)
+
 class _NotPlain(Exception):
     pass
 
@@ -204,7 +207,8 @@ def _raise_for(err):
     if err.get("line") is not None:
         message += " (solution.py, line " + str(err["line"]) + ")"
     cls = getattr(builtins, name, None)
-    if isinstance(cls, type) and issubclass(cls, Exception) and not issubclass(cls, (SystemExit, KeyboardInterrupt)):
+    # Exceptions that steer iteration (StopIteration ends a loop or all() early) stay the code's own.
+    if isinstance(cls, type) and issubclass(cls, Exception) and not issubclass(cls, (StopIteration, StopAsyncIteration)):
         try:
             return cls(message)
         except Exception:
@@ -246,24 +250,70 @@ class _Opaque:
         raise TypeError(object.__getattribute__(self, "_grove_why"))
     __getattr__ = __call__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __len__ = __iter__ = __getitem__ = __contains__ = __hash__ = __repr__ = __str__ = _refuse
 
-def grove_tests_run(source, names_json, host_call):
-    ns = {"__name__": "__main__", "__builtins__": builtins}
-    for name, info in json.loads(names_json).items():
+def _used_names(tree):
+    """The names the test code itself uses: only these get stand-ins."""
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+def _bind(ns, names, used, host_call):
+    """Stand-ins for the code's names the tests use. Returns a refusal when the code replaced a builtin the tests use."""
+    for name, info in names.items():
+        if type(name) is not str or not name.isidentifier() or name not in used or type(info) is not dict:
+            continue
+        if name.startswith("__") or name.startswith("_grove"):
+            continue
+        if hasattr(builtins, name):
+            return "the code defines " + name + ", one of Python's builtins, and the tests use it: grove does not let the code under test replace what the tests rely on (rename it)"
         kind = info.get("kind")
         try:
             if kind == "function":
                 ns[name] = _stub(name, host_call)
             elif kind == "module":
-                ns[name] = importlib.import_module(info["module"])
+                module = info.get("module")
+                top = module.split(".")[0] if type(module) is str else ""
+                if top in sys.stdlib_module_names and all(p.isidentifier() for p in module.split(".")):
+                    ns[name] = importlib.import_module(module)
             elif kind == "data":
                 ns[name] = _dec(info["value"])
             else:
                 ns[name] = _Opaque(name, str(info.get("type", "object")) + " object")
         except Exception:
             pass
-    ns["_grove_assert"] = _grove_assert
+    return None
+
+def _run_test_function(name, fn):
+    _current[0] = name
+    try:
+        r = fn()
+        if isinstance(r, (types.CoroutineType, types.GeneratorType)):
+            r.close()
+            _tally["total"] += 1
+            _tally["failures"].append({"message": name + ": an async or generator test function never runs its body here; write a plain function", "test": name})
+    except Exception as e:
+        _tally["total"] += 1
+        _tally["failures"].append({"message": name + ": " + _error(e, "tests.py")["message"], "test": name})
+    _current[0] = None
+
+def _run_unittest_cases(ns):
+    """unittest.TestCase classes the tests define: each test method counts as one assertion."""
+    unittest = sys.modules.get("unittest")
+    if unittest is None:
+        return
+    for name, cls in list(ns.items()):
+        if not (isinstance(cls, type) and issubclass(cls, unittest.TestCase) and cls.__module__ == "__main__"):
+            continue
+        result = unittest.TestResult()
+        unittest.TestLoader().loadTestsFromTestCase(cls).run(result)
+        _tally["total"] += result.testsRun
+        bad = result.failures + result.errors + [(t, "unexpected success") for t in result.unexpectedSuccesses]
+        _tally["passed"] += result.testsRun - len(bad) - len(result.skipped)
+        for test, text in bad:
+            _tally["failures"].append({"message": str(test) + ": " + text.strip().splitlines()[-1][:500], "test": name})
+
+def grove_tests_run(source, names_json, host_call):
+    ns = {"__name__": "__main__", "__builtins__": builtins}
     try:
         tree = ast.parse(source, "tests.py")
+        used = _used_names(tree)
         tree = ast.fix_missing_locations(_Asserts(source).visit(tree))
         code = compile(tree, "tests.py", "exec")
     except SyntaxError as e:
@@ -271,19 +321,26 @@ def grove_tests_run(source, names_json, host_call):
         err["message"] = "in the tests: " + err["message"]
         err.pop("line", None)
         return _dumps({"tally": _tally, "completed": False, "error": err})
+    try:
+        names = json.loads(names_json)
+    except Exception:
+        names = {}
+    refused = _bind(ns, names if type(names) is dict else {}, used, host_call)
+    if refused:
+        return _dumps({"tally": _tally, "completed": False, "error": {"kind": "runtime", "message": refused}})
+    ns["_grove_assert"] = _grove_assert
+    if "unittest" in source:
+        # unittest.main() would exit: grove runs the TestCase classes itself.
+        import unittest
+        unittest.main = lambda *a, **k: None
     error = None
     completed = False
     try:
         exec(code, ns)
         for name, fn in list(ns.items()):
             if name.startswith("test_") and isinstance(fn, types.FunctionType) and fn.__code__.co_filename == "tests.py":
-                _current[0] = name
-                try:
-                    fn()
-                except Exception as e:
-                    _tally["total"] += 1
-                    _tally["failures"].append({"message": name + ": " + _error(e, "tests.py")["message"], "test": name})
-                _current[0] = None
+                _run_test_function(name, fn)
+        _run_unittest_cases(ns)
         completed = True
     except GroveCodeExited as e:
         error = {"kind": "runtime", "message": "the code under test exited (status " + str(e.args[0]) + ") while the tests were calling it: the tests did not complete"}

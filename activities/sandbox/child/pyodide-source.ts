@@ -26,6 +26,14 @@ const PY_CLEANUP = [
   '        return None',
   'sys.meta_path.insert(0, _GroveRefuse())',
   'del _m, _GroveRefuse',
+  '# The import hook objects keep the JavaScript modules they served: they forget them.',
+  'for _o in gc.get_objects():',
+  '    if type(_o).__name__ in ("JsFinder", "JsLoader"):',
+  '        try:',
+  '            _o.__dict__.clear()',
+  '        except Exception:',
+  '            pass',
+  'del _o',
   'gc.collect()',
 ].join('\n');
 

@@ -89,6 +89,7 @@ test.each(ALL.map((a) => [a.name, a] as const))('%s: contained, nothing leaks or
   expect(connections.slice(before)).toEqual([]);
   expect(written.join('').includes('HOSTFD-CANARY')).toBe(false);
   expect(outcome.stdout.length).toBeLessThanOrEqual(20_000);
+  expect(everything.length).toBeLessThan(100_000);
   if (attack.testCode) {
     expect([outcome.ok, testScore(outcome) < 1]).toEqual([false, true]);
   }

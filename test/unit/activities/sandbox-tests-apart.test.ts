@@ -117,6 +117,16 @@ test('JavaScript: plain data crosses between the two realms; exceptions, in-plac
   expect(out.error!.message).toMatch(/objects are refused: TypeError: returned a Point object, which is not plain data/);
 });
 
+test('correct programs pass: big ints, BigInt, key order, TypeScript exports, unittest cases; tests that check nothing do not', async () => {
+  expect(verdict(await py('import math\ndef f(n):\n    return math.factorial(n)', 'import math\nassert f(2000) == math.factorial(2000)'))).toEqual(pass(1));
+  expect(verdict(await js('function big() { console.log(10n); return 10n ** 30n }\nfunction obj() { return { b: 1, a: 2 } }', 'assert.equal(big(), 10n ** 30n); assert.deepEqual(obj(), { a: 2, b: 1 })'))).toEqual(pass(2));
+  expect(verdict(await execCode({ language: 'ts', code: 'export function add(a: number, b: number): number { return a + b }', testCode: 'assert.equal(add(1, 2), 3)' }))).toEqual(pass(1));
+  const unittest = await py('def add(a, b):\n    return a + b', 'import unittest\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n    def test_zero(self):\n        self.assertEqual(add(0, 0), 0)\nif __name__ == "__main__":\n    unittest.main()');
+  expect(verdict(unittest)).toEqual(pass(2));
+  const nothing = await py('def add(a, b):\n    return a + b', 'def check(candidate):\n    assert candidate(1, 2) == 3');
+  expect([nothing.ok, nothing.error?.message]).toEqual([false, expect.stringMatching(/checked nothing/)]);
+});
+
 test('testScore: 1 only for an ok run; an incomplete run never reaches 1', () => {
   const base = { stdout: '', stderr: '', durationMs: 1 };
   expect(testScore({ ...base, ok: true, tests: { passed: 3, total: 3, completed: true } })).toBe(1);
