@@ -1,13 +1,14 @@
 /**
  * Records the histories the replay test replays: one run of each ready-made workflow (and the
  * examples), against a fresh dev server and grove's scripted model server.
- * Re-record after a deliberate, patched change: `npx tsx scripts/record-histories.ts`;
- * `--only session,generate` records just those (a new workflow's first fixture).
+ * `npx tsx scripts/record-histories.ts` records every fixture that does not exist yet; one that
+ * exists is kept as it is (a patched change adds a fixture under a new name, and the old one
+ * goes on proving that runs started before the change still replay). `--only a,b` limits it.
  */
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryMessageStore } from '../activities/store/memory-message-store';
@@ -122,13 +123,21 @@ async function main(): Promise<void> {
       // An answer with 100 tool calls: 64 run, one tool message answers the rest.
       ['agent-greedy-dropped-calls', () => grove.run('agent', { algorithm: 'greedy', prompt: 'Multiply everything.', tools: ['multiply', 'final_answer'], model: 'echo?calls=100', apiKwargs: { max_tokens: 20_000 }, evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 1, bFactor: 1 }, { workflowId: 'agent-greedy-dropped-calls' })],
     ];
-    // `--only a,b` or `--only=a,b`: anything else would silently re-record every fixture.
+    // `--only a,b` or `--only=a,b` records just those. A fixture that exists is never recorded
+    // again: it is what runs started before a change recorded, which the change must still replay.
     const at = process.argv.indexOf('--only');
     const only = (at >= 0 ? process.argv[at + 1] : process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length))?.split(',');
+    const unknown = only?.filter((name) => !runs.some(([n]) => n === name)) ?? [];
+    if (unknown.length > 0) throw new Error(`no recording named ${unknown.join(', ')}`);
     mkdirSync(OUT, { recursive: true });
+    const todo = runs.filter(([name]) => !only || only.includes(name)).filter(([name]) => {
+      const kept = existsSync(join(OUT, `${name}.json`));
+      if (kept) console.log(`kept ${name}.json: recorded histories are never overwritten (record a changed workflow under a new name)`);
+      return !kept;
+    });
     await tracedWorker.runUntil(
       worker.runUntil(async () => {
-        for (const [name, run] of runs.filter(([name]) => !only || only.includes(name))) {
+        for (const [name, run] of todo) {
           const { workflowId } = await run();
           const history = await client.workflow.getHandle(workflowId).fetchHistory();
           writeFileSync(join(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
