@@ -1,4 +1,5 @@
 import { Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Logger } from '@temporalio/common';
 import { publishRegistry, readRegistry } from '../activities/registry/registry-store';
 import type { FleetState } from '../activities/registry/worker-registry';
 import type { MessageStore } from '../activities/store/message-store';
@@ -44,6 +45,7 @@ export async function runInFleet(
     activities: opts.activities,
     interceptors: opts.interceptors,
   });
+  quietAboutWorkflows(companion);
   fleet.routed = true;
   const report = opts.report ?? ((line: string) => Runtime.instance().logger.warn(line));
   const mine = { fingerprint, workers: [fleet.worker()], description: fleet.registry };
@@ -85,3 +87,24 @@ export async function runInFleet(
   }
   if (companionFailed) throw companionFailed;
 }
+
+/**
+ * The companion serves activities only, by design: Temporal's warning that it registered no
+ * workflows would reach every user's log each time a worker starts, so it is left out there
+ * (the worker's logger is the SDK's per-worker one; everything else it says passes through).
+ */
+function quietAboutWorkflows(worker: Worker): void {
+  const holder = worker as unknown as { logger: Logger };
+  const inner = holder.logger;
+  const quiet: Logger = {
+    log: (level, message, meta) => inner.log(level, message, meta),
+    trace: (message, meta) => inner.trace(message, meta),
+    debug: (message, meta) => inner.debug(message, meta),
+    info: (message, meta) => inner.info(message, meta),
+    warn: (message, meta) => (message === NO_WORKFLOWS ? undefined : inner.warn(message, meta)),
+    error: (message, meta) => inner.error(message, meta),
+  };
+  Object.defineProperty(holder, 'logger', { value: quiet });
+}
+
+const NO_WORKFLOWS = 'No workflows registered, not polling for workflow tasks';
