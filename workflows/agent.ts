@@ -28,15 +28,16 @@ import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
 import { boundedBudget } from '../core/policy/operator-policy';
 import { evaluatorVerdict, type Verdict } from '../core/verdicts/verdict';
+import { patchId } from './patches';
 
 /** Change id: the LLM evaluator defaults to the run's model. */
-export const EVALUATOR_RUN_MODEL = 'grove-evaluator-run-model';
+export const EVALUATOR_RUN_MODEL = patchId('grove-evaluator-run-model');
 /** Change id: the last expansion shrinks to the calls left instead of stopping with budget unused. */
-export const ANYTIME_BUDGET = 'grove-anytime-budget';
+export const ANYTIME_BUDGET = patchId('grove-anytime-budget');
 /** Patch id: a beam level's children are attached in beam order, not as their calls finish. */
-export const ORDERED_ROUNDS = 'grove-ordered-rounds';
+export const ORDERED_ROUNDS = patchId('grove-ordered-rounds');
 /** Patch id: under a tight call budget an expansion is as wide as still lets the trajectory finish (MCTS, greedy). */
-export const PLANNED_WIDTH = 'grove-planned-width';
+export const PLANNED_WIDTH = patchId('grove-planned-width');
 
 
 export const searchTreeQuery = defineQuery<SampleTreeJSON>('tree');

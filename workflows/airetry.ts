@@ -14,17 +14,18 @@ import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { validateInput } from './lib/validate-input';
 import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
+import { patchId } from './patches';
 
 /** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
-export const LINEAR_PATTERNS = 'grove-linear-patterns';
+export const LINEAR_PATTERNS = patchId('grove-linear-patterns');
 /** Change id: extraction accepts ```json fences and quotes the schema in its feedback. */
-export const LENIENT_JSON = 'grove-lenient-json';
+export const LENIENT_JSON = patchId('grove-lenient-json');
 /**
  * Change id: the checks are swept until the returned answer passes them all (or the budget
  * ends), a judge is asked once per answer, and JSON Schema array bounds hold without `items`;
  * runs recorded before keep the single pass.
  */
-export const VERIFIED_CHECKS = 'grove-verified-checks';
+export const VERIFIED_CHECKS = patchId('grove-verified-checks');
 
 /**
  * The ready-made self-fixing call for backend services: generate (or extract, or classify),

@@ -13,13 +13,14 @@ import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { validateInput } from './lib/validate-input';
 import { fitResult } from './lib/result-size';
 import { enforcePolicy } from './lib/operator-policy';
+import { patchId } from './patches';
 
 /**
  * Change id: code-fixer runs call their kind `code-fixer` — in `GroveKind`, the policy check and
  * their messages — the name the client, the CLI, the viewer and the docs use. Runs started
  * before wrote `codeFixer` (its workflow type) and replay writing it; readers take both names.
  */
-export const KIND_NAME_PATCH = 'grove-kind-code-fixer';
+export const KIND_NAME_PATCH = patchId('grove-kind-code-fixer');
 
 /**
  * The ready-made code fixer (the seeds' `AICodeFixer`): asks the model for code, runs it with the

@@ -65,8 +65,10 @@ done
 mkdir -p "$root/dev" "$root/tmp"; chmod 1777 "$root/tmp"
 for f in null zero random urandom; do : > "$root/dev/$f"; "$mount" --bind "/dev/$f" "$root/dev/$f"; done
 [ -z "$hostname" ] || "$hostname" grove-sandbox 2>/dev/null || true
-if [ -n "$user" ]; then exec "$chroot" --userspec="$user:$user" --groups="$user" "$root" "$setpriv" --no-new-privs -- "$@"; fi
-exec "$chroot" "$root" "$setpriv" --no-new-privs -- "$@"
+# The parent-death signal is set again after the change of user (which clears the one unshare set):
+# a job whose worker dies is killed with it, even in the middle of a busy loop.
+if [ -n "$user" ]; then exec "$chroot" --userspec="$user:$user" --groups="$user" "$root" "$setpriv" --no-new-privs --pdeathsig KILL -- "$@"; fi
+exec "$chroot" "$root" "$setpriv" --no-new-privs --pdeathsig KILL -- "$@"
 `;
 
 let cached: Jail | undefined;
@@ -84,12 +86,15 @@ export function sandboxJail(env: NodeJS.ProcessEnv = process.env): Jail {
   const mode = (env.GROVE_SANDBOX_JAIL ?? 'auto').toLowerCase();
   const required = mode === 'required';
   const bash = findTool('bash');
-  // Without the jail, bash still closes inherited descriptors before Node starts.
-  const bare = (nodeArgs: string[]) => (bash ? { file: bash, args: ['-c', `${CLOSE_INHERITED.replaceAll('\\$', '$')}\nexec "$@"`, 'grove-sandbox', process.execPath, ...nodeArgs] } : { file: process.execPath, args: nodeArgs });
-  const off = (reason: string): Jail => ({ available: false, reason, required, layers: bash ? ['no-inherited-fds'] : [], wrap: bare });
+  const setpriv = findTool('setpriv');
+  // Without the jail, bash still closes inherited descriptors before Node starts, and setpriv
+  // (when there is one) has the job killed when the process that started it dies.
+  const dies = setpriv ? [setpriv, '--pdeathsig', 'KILL', '--'] : [];
+  const bare = (nodeArgs: string[]) => (bash ? { file: bash, args: ['-c', `${CLOSE_INHERITED.replaceAll('\\$', '$')}\nexec "$@"`, 'grove-sandbox', ...dies, process.execPath, ...nodeArgs] } : { file: process.execPath, args: nodeArgs });
+  const off = (reason: string): Jail => ({ available: false, reason, required, layers: bash ? ['no-inherited-fds', ...(setpriv ? ['dies-with-worker'] : [])] : [], wrap: bare });
   if (mode === 'off') return (cached = off('turned off (GROVE_SANDBOX_JAIL=off)'));
   if (process.platform !== 'linux') return (cached = off(`namespaces are Linux-only (this is ${process.platform})`));
-  const tools = { unshare: findTool('unshare'), mount: findTool('mount'), chroot: findTool('chroot'), setpriv: findTool('setpriv'), bash };
+  const tools = { unshare: findTool('unshare'), mount: findTool('mount'), chroot: findTool('chroot'), setpriv, bash };
   const missing = Object.entries(tools).filter(([, path]) => !path).map(([name]) => name);
   if (missing.length > 0) return (cached = off(`${missing.join(', ')} not found`));
   const root = join(tmpdir(), 'grove-sandbox-root');
@@ -103,9 +108,11 @@ export function sandboxJail(env: NodeJS.ProcessEnv = process.env): Jail {
   const wrap = (nodeArgs: string[], readable: string[], role: SandboxRole = 'code') => {
     const shown = [...new Set(['/usr', '/lib', '/lib64', '/lib32', '/libx32', '/bin', '/sbin', nodePrefix(), ...readable])].filter((p) => existsSync(p));
     const user = asRoot ? String(SANDBOX_UIDS[role]) : '';
+    // unshare itself dies with the worker (and with it, by --kill-child and the job's own
+    // parent-death signal, the job): setpriv sets the signal and becomes unshare.
     return {
-      file: tools.unshare!,
-      args: [...namespaces, '--', tools.bash!, '-c', SETUP.replaceAll('\\$', '$'), 'grove-sandbox', root, String(shown.length), ...shown, tools.mount!, tools.chroot!, tools.setpriv!, findTool('hostname') ?? '', user, process.execPath, ...nodeArgs],
+      file: tools.setpriv!,
+      args: ['--pdeathsig', 'KILL', '--', tools.unshare!, ...namespaces, '--', tools.bash!, '-c', SETUP.replaceAll('\\$', '$'), 'grove-sandbox', root, String(shown.length), ...shown, tools.mount!, tools.chroot!, tools.setpriv!, findTool('hostname') ?? '', user, process.execPath, ...nodeArgs],
     };
   };
   const expected = asRoot ? SANDBOX_UIDS.code : 0;
@@ -115,7 +122,7 @@ export function sandboxJail(env: NodeJS.ProcessEnv = process.env): Jail {
     const why = (result.error?.message ?? result.stderr ?? '').trim().split('\n').filter(Boolean).slice(-1)[0] ?? '';
     return (cached = off(`the namespaces could not be made here (${why.slice(0, 200) || `exit ${result.status}`})`));
   }
-  const layers = ['no-inherited-fds', 'network-namespace', 'pid-namespace', 'filesystem-jail', 'no-new-privileges', ...(asRoot ? ['unprivileged-user'] : [])];
+  const layers = ['no-inherited-fds', 'dies-with-worker', 'network-namespace', 'pid-namespace', 'filesystem-jail', 'no-new-privileges', ...(asRoot ? ['unprivileged-user'] : [])];
   return (cached = { available: true, required, layers, wrap });
 }
 

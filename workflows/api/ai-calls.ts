@@ -10,9 +10,10 @@ import { userMessage, type ContentPart, type Message } from '../../core/schemas/
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import type { RetryConfigInput } from '../../core/schemas/retry-config';
 import { workflowPort, workflowRng } from './workflow-port';
+import { patchId } from '../patches';
 
 /** Change id: extraction accepts ```json fences and quotes the schema in its feedback. */
-const LENIENT_JSON = 'grove-lenient-json';
+const LENIENT_JSON = patchId('grove-lenient-json');
 
 export interface AiOptions {
   model?: string;

@@ -1,5 +1,6 @@
 import { patched, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
+import { patchId } from '../patches';
 
 /**
  * Patch id: `llm.retryWindowMs` bounds every attempt of a call together (schedule-to-close), and
@@ -7,7 +8,7 @@ import type { LlmSettings } from '../../core/schemas/llm-settings';
  * scheduled their activities with the larger of the window and `startToCloseTimeoutMs` as their
  * schedule-to-close timeout, and replay with it.
  */
-export const RETRY_WINDOW = 'grove-retry-window';
+export const RETRY_WINDOW = patchId('grove-retry-window');
 
 /** A step declared fast that takes longer than this has no business being declared fast. */
 const FAST_STEP_TIMEOUT_MS = 30_000;

@@ -5,15 +5,16 @@ import type { EvaluateInput, EvaluateResult } from '../../core/schemas/agent-act
 import { fastStepOptions } from './activity-options';
 import { runLedger } from './run-ledger';
 import { isRegistryMismatch, registryFor, routedQueue } from './run-registry';
+import { patchId } from '../patches';
 
 /** Patch id: custom evaluators declared `fast` run as local activities (runs recorded before it replay as they ran). */
-export const FAST_EVALUATORS = 'grove-fast-evaluators';
+export const FAST_EVALUATORS = patchId('grove-fast-evaluators');
 /**
  * Patch id: a failed evaluation (a custom evaluator's bad score or throw, an LLM judge with no
  * usable score) fails its node, not the run — unless every evaluation fails (runs recorded
  * before failed at the first bad score).
  */
-export const EVALUATION_FAILURES = 'grove-evaluation-failures';
+export const EVALUATION_FAILURES = patchId('grove-evaluation-failures');
 
 /**
  * The workflow's side of the evaluator activities. The LLM evaluator is a model call, so it

@@ -1,9 +1,10 @@
 import { ApplicationFailure, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { createPolicyActivities } from '../../activities/policy/load-policy';
 import { policyViolations, type OperatorPolicy } from '../../core/policy/operator-policy';
+import { patchId } from '../patches';
 
 /** Change id: runs read their worker's operator policy at start and are held to it. */
-export const OPERATOR_POLICY = 'grove-operator-policy';
+export const OPERATOR_POLICY = patchId('grove-operator-policy');
 
 const policyActivities = proxyLocalActivities<ReturnType<typeof createPolicyActivities>>({
   startToCloseTimeout: 10_000,

@@ -3,13 +3,14 @@ import type { createRegistryActivities } from '../../activities/registry/registr
 import { entryKeys, formatDifferences, registryDifferences, registryQueue } from '../../core/fleet/registry';
 import { RegistryFailure, type RegistryRead, type RegistryReadInput, type RunRegistry } from '../../core/schemas/fleet';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
+import { patchId } from '../patches';
 
 /**
  * Patch id: a run binds to the registry of the worker that starts it, and sends its tools and
  * evaluators only to workers with that registry (`<queue>@<fingerprint>`). Runs recorded before
  * keep their tools on the task queue as they were.
  */
-export const FLEET_REGISTRY = 'grove-fleet-registry';
+export const FLEET_REGISTRY = patchId('grove-fleet-registry');
 
 type RegistryActivities = ReturnType<typeof createRegistryActivities>;
 

@@ -4,6 +4,7 @@ import { GroveError } from '../../core/errors';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../search-attributes';
 import { retriesExhausted, type RetryBounds } from './give-up';
 import { workflowTracing } from './telemetry-hook';
+import { patchId } from '../patches';
 
 export type { RunStatus } from '../../core/schemas/run-status';
 
@@ -18,7 +19,7 @@ export interface FinalCounters {
  * Runs started before grove recorded every ending (cancelled, invalid input, counters on
  * failure) replay without these search-attribute updates.
  */
-export const ENDINGS_PATCH = 'grove-status-every-ending';
+export const ENDINGS_PATCH = patchId('grove-status-every-ending');
 
 /**
  * Keeps the run's search attributes current so the Temporal UI can list and filter runs by

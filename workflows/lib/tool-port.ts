@@ -5,9 +5,10 @@ import type { LlmSettings } from '../../core/schemas/llm-settings';
 import { activityOptions, fastStepOptions } from './activity-options';
 import { runLedger } from './run-ledger';
 import { isRegistryMismatch, registryFor, routedQueue } from './run-registry';
+import { patchId } from '../patches';
 
 /** Patch id: tools declared `fast` run as local activities (runs recorded before it replay as they ran). */
-export const FAST_TOOLS = 'grove-fast-tools';
+export const FAST_TOOLS = patchId('grove-fast-tools');
 
 /**
  * The workflow's side of the tool activities, shared by the search agents and sessions: tools
