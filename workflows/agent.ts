@@ -194,7 +194,7 @@ function agentResult(
     answer: state.tree.node(outcome.bestId).data.output ? finalAnswer(messages) : undefined,
     score: outcome.score,
     isSolution: outcome.isSolution,
-    verdict: agentVerdict(options, state),
+    verdict: agentVerdict(options, state, outcome.score),
     bestNodeId: outcome.bestId,
     nodes: state.tree.size,
     stop: outcome.stop,
@@ -208,9 +208,9 @@ function agentResult(
 }
 
 /** Who decided: the run's evaluator; for the LLM judge, which model, and whether it judged its own model's answers. */
-function agentVerdict(options: AgentOptions, state: SearchState): Verdict {
+function agentVerdict(options: AgentOptions, state: SearchState, score: number): Verdict {
   const judge = (options.evaluator as { model?: string }).model;
-  return evaluatorVerdict(options.evaluator.name, { answer: options.model, judge, reportedAnswer: state.models.answer, reportedJudge: state.models.judge });
+  return evaluatorVerdict(options.evaluator.name, { answer: options.model, judge, reportedAnswer: state.models.answer, reportedJudge: state.models.judge }, score);
 }
 
 /** `agent:<algorithm>` as far as an input that may be invalid says. */

@@ -26,6 +26,8 @@ export const LENIENT_JSON = patchId('grove-lenient-json');
  * runs recorded before keep the single pass.
  */
 export const VERIFIED_CHECKS = patchId('grove-verified-checks');
+/** Change id: JSON Schema checks and extraction hold every keyword by the standard's rules (see core/airetry/schema-exact.ts). */
+export const EXACT_SCHEMA = patchId('grove-json-schema-exact');
 
 /**
  * The ready-made self-fixing call for backend services: generate (or extract, or classify),
@@ -60,7 +62,9 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   // Fenced JSON accepted and the schema quoted in feedback; runs recorded before keep the strict parser.
   const lenientJson = patched(LENIENT_JSON);
   // Claims about the returned answer only: checks swept until it passes them all; runs recorded before keep the single pass.
-  const behaviour = { patterns, lenientJson, verifiedChecks: patched(VERIFIED_CHECKS) } as const;
+  const verifiedChecks = patched(VERIFIED_CHECKS);
+  // JSON Schemas hold by the standard's rules (keywords without a type, required names not declared); runs recorded before keep zod's reading.
+  const behaviour = { patterns, lenientJson, verifiedChecks, exactSchema: patched(EXACT_SCHEMA) } as const;
   const call = callFromInput(input, { ...port, onSamples }, workflowRng(input.seed), behaviour);
   // A resume (`grove resume --model ... --max-calls ...`) changes the model and budget of the rounds still to come.
   onResume((overrides) => {

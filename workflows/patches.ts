@@ -109,6 +109,12 @@ export const PATCHES = {
     before: ['agent-mcts', 'session'],
     after: [],
   },
+  'grove-json-schema-exact': {
+    since: '2026-11-25',
+    changes: 'airetry: JSON Schema checks and extraction hold every keyword by the standard\'s rules (keywords without a `type`, `required` names not under `properties`), not only where zod\'s reader applies them',
+    before: ['airetry-color-game-swept'],
+    after: [],
+  },
 } as const satisfies Record<string, PatchRecord>;
 
 /** What the registry says of one patch. */

@@ -31,7 +31,33 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, more: { nam
   // One pass; the longest needle first, so a whole encoding wins over a part of it at the same place.
   const needles = [...labels.keys()].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(needles.map(escapeRegExp).join('|'), 'g');
-  return (text) => (typeof text === 'string' ? text.replace(pattern, (found) => `[redacted ${labels.get(found)}]`) : text);
+  // Then every JSON spelling of each value: any of its characters may be written as a \uXXXX
+  // escape (either case), a slash as \/ (PHP's json_encode), a quote or backslash escaped.
+  const spellings = [...knownSecrets(env), ...more].map(({ name, value }) => ({ name, pattern: new RegExp(jsonSpelling(value), 'g') }));
+  return (text) => {
+    if (typeof text !== 'string') return text;
+    let out = text.replace(pattern, (found) => `[redacted ${labels.get(found)}]`);
+    for (const { name, pattern: spelled } of spellings) out = out.replace(spelled, `[redacted ${name} as json]`);
+    return out;
+  };
+}
+
+/** A pattern for every way a JSON string can spell `value` (characters outside the BMP as surrogate pairs). */
+function jsonSpelling(value: string): string {
+  let source = '';
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    const hex = unit.toString(16).padStart(4, '0');
+    const forms = [`\\\\u${hex.replace(/[a-f]/g, (c) => `[${c}${c.toUpperCase()}]`)}`];
+    const ch = value[i]!;
+    if (ch === '"' || ch === '\\') forms.push(escapeRegExp(`\\${ch}`));
+    else if (unit >= 0x20) forms.push(escapeRegExp(ch));
+    if (ch === '/') forms.push('\\\\/');
+    const short = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' }[ch];
+    if (short) forms.push(`\\\\${short}`);
+    source += `(?:${forms.join('|')})`;
+  }
+  return source;
 }
 
 function escapeRegExp(text: string): string {

@@ -119,7 +119,7 @@ export function answerText(call: AICall<unknown>): string {
  * const check = compileCheck({ kind: 'maxWords', max: 1 }, 0, judge);
  * await airetry(check.condition, call, check.feedback, check.options);
  */
-export function compileCheck(spec: CheckSpec, index: number, judge: JudgeRunner, opts: { patterns?: PatternEngine; arrayBounds?: boolean } = {}): CompiledCheck {
+export function compileCheck(spec: CheckSpec, index: number, judge: JudgeRunner, opts: { patterns?: PatternEngine; arrayBounds?: boolean; exactSchema?: boolean } = {}): CompiledCheck {
   const engine = opts.patterns ?? 'linear';
   const fold = (s: string) => ('caseSensitive' in spec && spec.caseSensitive ? s : s.toLowerCase());
   const text = (call: AICall<unknown>) => answerText(call).trim();
@@ -157,7 +157,7 @@ export function compileCheck(spec: CheckSpec, index: number, judge: JudgeRunner,
       fallback = 'You must answer in lowercase.';
       break;
     case 'jsonSchema': {
-      const schema = zodFromJsonSchema(spec.schema, engine, opts.arrayBounds ?? true);
+      const schema = zodFromJsonSchema(spec.schema, engine, opts.arrayBounds ?? true, opts.exactSchema ?? true);
       const problem = (call: AICall<unknown>): string | undefined => {
         let value: unknown;
         try {

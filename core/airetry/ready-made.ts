@@ -35,9 +35,11 @@ export interface ReadyMadeBehaviour {
    * which can return an answer drawn during a later check's retries that an earlier check never saw.
    */
   verifiedChecks: boolean;
+  /** JSON Schemas (checks and extraction) hold by the standard's rules, keywords without a `type` and `required` names not under `properties` included (`grove-json-schema-exact`). */
+  exactSchema: boolean;
 }
 
-const BEHAVIOUR: ReadyMadeBehaviour = { patterns: 'linear', lenientJson: true, verifiedChecks: true };
+const BEHAVIOUR: ReadyMadeBehaviour = { patterns: 'linear', lenientJson: true, verifiedChecks: true, exactSchema: true };
 
 /**
  * The AI call a ready-made `airetry` run starts from: text, JSON matching the input's JSON
@@ -64,8 +66,8 @@ export function callFromInput(input: Input, port: AICallPort, rng: RandomSource,
  * outputParserOf(AiretryInputSchema.parse({ prompt: 'Is it red?', kind: 'classify', choices: ['yes', 'no'], checks })).parse(answer);
  */
 export function outputParserOf(input: Input, behaviour: Partial<ReadyMadeBehaviour> = {}): OutputParser<unknown> {
-  const { patterns, lenientJson, verifiedChecks } = { ...BEHAVIOUR, ...behaviour };
-  if (input.kind === 'extract') return jsonOutput(zodFromJsonSchema(input.schema as Record<string, unknown>, patterns, verifiedChecks), { name: 'output', lenient: lenientJson });
+  const { patterns, lenientJson, verifiedChecks, exactSchema } = { ...BEHAVIOUR, ...behaviour };
+  if (input.kind === 'extract') return jsonOutput(zodFromJsonSchema(input.schema as Record<string, unknown>, patterns, verifiedChecks, exactSchema), { name: 'output', lenient: lenientJson });
   if (input.kind === 'classify') return choiceOutput(input.choices!);
   return textOutput;
 }
@@ -111,9 +113,9 @@ export async function runChecks(
   onCheck?: (outcomes: Pick<CheckOutcome, 'name' | 'passed'>[]) => void,
   behaviour: Partial<ReadyMadeBehaviour> = {},
 ): Promise<CheckOutcome[]> {
-  const { patterns, verifiedChecks: sweep } = { ...BEHAVIOUR, ...behaviour };
+  const { patterns, verifiedChecks: sweep, exactSchema } = { ...BEHAVIOUR, ...behaviour };
   const memo = new JudgeMemo();
-  const compiled = input.checks.map((spec, i) => compileCheck(spec, i, judge, { patterns, arrayBounds: sweep }));
+  const compiled = input.checks.map((spec, i) => compileCheck(spec, i, judge, { patterns, arrayBounds: sweep, exactSchema }));
   // A judge is asked once per answer (sweeps look at answers again); runs recorded before asked each time.
   const checks = sweep ? compiled.map((c, i) => (input.checks[i]!.kind === 'llmJudge' ? { ...c, condition: memo.wrap(i, c.condition) } : c)) : compiled;
   const opts = { throw: input.throwOnBudget };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { compilePattern, UnsupportedPatternError, type SafePattern } from './safe-pattern';
 import { withArrayItems } from './schema-arrays';
+import { schemaProblems } from './schema-exact';
 
 /** Where a pattern applies in a JSON value: object properties, array items, additional properties. */
 type Step = { prop: string } | { items: true } | { additional: string[] };
@@ -83,17 +84,22 @@ function check(rule: PatternRule, value: unknown, steps: Step[], at: string): st
  * (`splitSchemaPatterns`); `native` keeps zod's own (backtracking) matching, for runs recorded
  * before grove matched patterns in linear time. With `arrayBounds` (default; off only for runs
  * recorded before `grove-verified-checks`), `minItems`/`maxItems`/`uniqueItems` hold on arrays
- * without `items` too (see `withArrayItems`).
+ * without `items` too (see `withArrayItems`). With `exact` (default; off only for runs recorded
+ * before `grove-json-schema-exact`), every keyword holds by the standard's rules (`schemaProblems`).
  *
  * @throws UnsupportedPatternError (a pattern RE2 cannot match or grove cannot place) or zod's error (not a usable JSON Schema).
  * @example
  * zodFromJsonSchema({ type: 'string', pattern: '^y' }).safeParse('yellow').success // true
  */
-export function zodFromJsonSchema(raw: Record<string, unknown>, engine: 'linear' | 'native' = 'linear', arrayBounds = true): z.ZodType {
+export function zodFromJsonSchema(raw: Record<string, unknown>, engine: 'linear' | 'native' = 'linear', arrayBounds = true, exact = true): z.ZodType {
   const json = arrayBounds ? (withArrayItems(raw) as Record<string, unknown>) : raw;
-  if (engine === 'native') return z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]);
+  // What zod's reader leaves out (keywords without a `type`, `required` names not under `properties`): both must pass.
+  const exactly = <T extends z.ZodType>(schema: T) => (exact ? schema.superRefine((value, ctx) => { for (const message of schemaProblems(json, value)) ctx.addIssue({ code: 'custom', message }); }) : schema);
+  if (engine === 'native') return exactly(z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]));
   const { schema, problems } = splitSchemaPatterns(json);
-  return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]).superRefine((value, ctx) => {
-    for (const message of problems(value)) ctx.addIssue({ code: 'custom', message });
-  });
+  return exactly(
+    z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]).superRefine((value, ctx) => {
+      for (const message of problems(value)) ctx.addIssue({ code: 'custom', message });
+    }),
+  );
 }

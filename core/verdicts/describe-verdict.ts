@@ -30,7 +30,7 @@ export function describeVerdict(verdict: Verdict | undefined, claim: VerdictClai
     case 'evaluator':
       return `${head} (by evaluator ${verdict.evaluator})`;
     case 'tests':
-      return `${head} (by tests${verdict.evaluator ? `: evaluator ${verdict.evaluator}` : ''})`;
+      return `${head} (by tests${verdict.evaluator ? `: evaluator ${verdict.evaluator}` : ''}${claim.ok && !verdict.verified && verdict.evaluator ? '; not every test passed: not verified' : ''})`;
     case 'checks': {
       const judges = verdict.judges ?? [];
       if (judges.length === 0) return `${head} (by deterministic checks)`;

@@ -37,10 +37,10 @@ export function recheckAgent(rawInput: unknown, result: AgentResult): ClaimCheck
     claims.push(recomputed(`score ${result.score}`, best !== undefined && (best.score ?? 0) === result.score, best ? `node n${best.id} of the stored tree scores ${best.score ?? 0}` : `the stored tree has no node n${result.bestNodeId}`));
   }
   const evaluator = input.evaluator.name;
-  const expected = evaluatorVerdict(evaluator);
+  const expected = evaluatorVerdict(evaluator, {}, result.score);
   if (result.verdict) {
     const holds = result.verdict.by === expected.by && result.verdict.verified === expected.verified && (result.verdict.evaluator ?? evaluator) === evaluator;
-    claims.push(recomputed(`verdict: by ${result.verdict.by}`, holds, `the run's evaluator is ${evaluator}`));
+    claims.push(recomputed(`verdict: by ${result.verdict.by}${result.verdict.verified ? ', verified' : ''}`, holds, `the run's evaluator is ${evaluator}${evaluator === CODE_TESTS_EVALUATOR ? ` and its score ${result.score} ${result.score >= 1 ? 'is every test passed' : 'is not every test passed'}` : ''}`));
   }
   claims.push(notRecomputable(`score ${result.score} (the evaluation)`, evaluationNote(evaluator, result)));
   return claims;

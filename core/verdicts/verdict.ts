@@ -73,10 +73,13 @@ export function judgeVerdict(models: { answer?: string; judge?: string; reported
  *
  * @example
  * evaluatorVerdict('multiplication-checker'); // { by: 'evaluator', evaluator: 'multiplication-checker', verified: true }
+ * evaluatorVerdict('code-tests', {}, 0.5);      // { by: 'tests', evaluator: 'code-tests', verified: false }: half the tests failed
  */
-export function evaluatorVerdict(name: string, models: Parameters<typeof judgeVerdict>[0] = {}): Verdict {
+export function evaluatorVerdict(name: string, models: Parameters<typeof judgeVerdict>[0] = {}, score?: number): Verdict {
   if (name === 'llm') return judgeVerdict(models);
-  if (name === CODE_TESTS_EVALUATOR) return { by: 'tests', evaluator: name, verified: true };
+  // The tests verify an answer only when it passed every one of them: a threshold below 1 may
+  // call a partial pass solved, but not verified by tests (its score says how many passed).
+  if (name === CODE_TESTS_EVALUATOR) return { by: 'tests', evaluator: name, verified: score === undefined || score >= 1 };
   return { by: 'evaluator', evaluator: name, verified: true };
 }
 

@@ -90,3 +90,12 @@ test("a model's answer loses the key from its text, refusal and tool-call argume
   expect(out.refusal).toBe('not [redacted OPENAI_API_KEY as base64]');
   expect(JSON.parse(out.tool_calls![0]!.function.arguments)).toEqual({ to: 'x', body: '[redacted OPENAI_API_KEY as base64]' });
 });
+
+test('every JSON spelling of a secret is blanked: an escaped slash, \\u escapes in either case, mixed', () => {
+  const secret = 'sk-rt2-Zq8/Wx+Pv=Lm93hT';
+  const redact = secretRedactor({ RT2_SECRET_TOKEN: secret });
+  const allU = [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const spellings = [secret.replace('/', '\\/'), allU, allU.toUpperCase().replace(/\\U/g, '\\u'), `sk-rt2-Zq8\\u002FWx+Pv=Lm93hT`, JSON.stringify(secret).slice(1, -1)];
+  for (const s of spellings) expect(redact(`json_escaped => ${s} <=`)).toMatch(/^json_escaped => \[redacted RT2_SECRET_TOKEN( as json)?\] <=$/);
+  expect(redact('sk-rt2-Zq8/Wx+Pv=Lm93h')).toBe('sk-rt2-Zq8/Wx+Pv=Lm93h'); // a part of it is not the secret
+});

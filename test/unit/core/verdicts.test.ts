@@ -101,7 +101,7 @@ describe('JSON Schema array bounds', () => {
     expect(withArrayItems({ type: 'object', properties: { a: { type: 'array', minItems: 2 } } })).toEqual({ type: 'object', properties: { a: { type: 'array', minItems: 2, items: {} } } });
     expect(zodFromJsonSchema({ type: 'array', minItems: 2 }).safeParse(['a']).success).toBe(false);
     expect(zodFromJsonSchema({ type: 'array', maxItems: 1 }).safeParse(['a', 'b']).success).toBe(false);
-    expect(zodFromJsonSchema({ type: 'array', minItems: 2 }, 'linear', false).safeParse(['a']).success).toBe(true); // runs recorded before
+    expect(zodFromJsonSchema({ type: 'array', minItems: 2 }, 'linear', false, false).safeParse(['a']).success).toBe(true); // runs recorded before
     expect(withArrayItems({ const: { type: 'array' } })).toEqual({ const: { type: 'array' } }); // data is not a schema
   });
 });
@@ -167,4 +167,13 @@ describe('recheckCodeFixer and recheckAgent (grove verify)', () => {
     expect(forged.filter((c) => c.holds === false).map((c) => c.claim)).toEqual(["answer is the best trajectory's", 'isSolution: true']);
     expect(recheckAgent({ ...agentInput, evaluator: { name: 'checker' } }, result).find((c) => c.claim === 'verdict: by judge')?.holds).toBe(false);
   });
+});
+
+test('a code-tests verdict is verified only when every test passed: a threshold below 1 may call a partial pass solved, not verified', () => {
+  expect(evaluatorVerdict('code-tests', {}, 1)).toEqual({ by: 'tests', evaluator: 'code-tests', verified: true });
+  expect(evaluatorVerdict('code-tests', {}, 0.5).verified).toBe(false);
+  expect(evaluatorVerdict('code-tests', {}, 0).verified).toBe(false);
+  const claim = (ok: boolean) => ({ ok, yes: 'solved', no: 'not solved' });
+  expect(describeVerdict(evaluatorVerdict('code-tests', {}, 0), claim(true))).toBe('solved (by tests: evaluator code-tests; not every test passed: not verified)');
+  expect(isVerifiedSuccess(true, evaluatorVerdict('code-tests', {}, 0))).toBe(false);
 });
