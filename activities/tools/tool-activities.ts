@@ -24,6 +24,7 @@ export interface ToolSource {
   tools(): Promise<AnyToolDefinition[]>;
 }
 import { fitMessage, type MessageLimits } from '../../core/conversation/fit-message';
+import { jsonBytes } from '../../core/payload-limits';
 import { DEFAULT_POLICY, messageLimits } from '../../core/policy/operator-policy';
 
 export interface ToolActivityOptions {
@@ -58,7 +59,8 @@ export interface ToolActivityOptions {
  * retries by the run's policy.
  *
  * An output is redacted (known secrets blanked), then cut to `maxOutputChars` with a note saying
- * so; a `rawOutput` whose JSON is longer than that is left out of the message.
+ * so (a `rawOutput` whose JSON is longer than that is left out of the message), or to what a
+ * message may carry through Temporal; the whole output is kept in the store under `cut.ref`.
  *
  * Every activity resolves its trajectory input even when it does not need the messages: the
  * input may carry writes for the store, and the workflow counts them as stored once the
@@ -123,11 +125,12 @@ export function createToolActivities(options: ToolActivityOptions) {
         ? options.telemetry.toolRun({ name: call.function.name, callId: call.id, description: tools.get(call.function.name)?.description, arguments: call.function.arguments }, run, (o) => o)
         : run(),
     );
-    const { message, whole } = fitMessage<ToolMessage>(
+    const { message, whole } = fitToolOutput(
       outcome.rawOutput === undefined
         ? { role: 'tool', tool_call_id: call.id, content: outcome.content }
         : { role: 'tool', tool_call_id: call.id, content: outcome.content, rawOutput: outcome.rawOutput },
       limits,
+      maxOutputChars,
     );
     const ref = messageRef(message);
     await store.put({ [ref]: message, ...(whole ? { [message.cut!.ref]: whole } : {}) }, currentOwner());
@@ -162,13 +165,13 @@ export function createToolActivities(options: ToolActivityOptions) {
         const output = await tool.run(parsed.data, { trajectory: structuredClone(trajectory), signal });
         const content = tool.formatOutput ? String(tool.formatOutput(output)) : defaultFormatOutput(output);
         const raw = redactJson(jsonSafeOutput(tool.rawOutput ? tool.rawOutput(output) : output), redact);
-        return { content: cutOutput(redact(content), maxOutputChars), rawOutput: fits(raw, maxOutputChars) ? raw : undefined, isError: false };
+        return { content: redact(content), rawOutput: raw, isError: false };
       } catch (err) {
         // A cancelled activity must end as cancelled, not as a tool message the search goes on with.
         if (signal?.aborted) throw signal.reason ?? err;
         // A failure the tool raises on purpose is for Temporal's retry policy (the worker's interceptor redacts it).
         if (err instanceof ApplicationFailure) throw err;
-        return failed(cutOutput(redact(toolFailedText(name, err)), maxOutputChars));
+        return failed(redact(toolFailedText(name, err)));
       }
     });
   }
@@ -211,6 +214,24 @@ function addTool(tools: Map<string, AnyToolDefinition>, tool: AnyToolDefinition)
 function toolOrigin(tool: AnyToolDefinition): string | undefined {
   const mcp = (tool as { mcp?: { server: string; tool: string } }).mcp;
   return mcp ? `one is tool ${JSON.stringify(mcp.tool)} of MCP server ${JSON.stringify(mcp.server)}` : undefined;
+}
+
+/**
+ * A tool output as it travels: over what a message may carry through Temporal, cut by
+ * `fitMessage`; else over `maxOutputChars` (what the model is shown), its text cut to that many
+ * characters with a note, and its `rawOutput` left out when its JSON is longer. Either way the
+ * whole output is kept in the store under `cut.ref`: nothing a tool returns is lost.
+ */
+function fitToolOutput(message: ToolMessage, limits: MessageLimits, maxOutputChars: number): { message: ToolMessage; whole?: ToolMessage } {
+  const fitted = fitMessage(message, limits);
+  if (fitted.whole) return fitted;
+  const longText = message.content.length > maxOutputChars;
+  const longRaw = !fits(message.rawOutput, maxOutputChars);
+  if (!longText && !longRaw) return fitted;
+  const ref = messageRef(message);
+  const { rawOutput: _left, ...rest } = message;
+  const content = longText ? `${cutOutput(rest.content, maxOutputChars)}; the whole output is message ${ref} in the message store]`.replace(' characters]; the whole', ' characters; the whole') : rest.content;
+  return { message: { ...rest, content, cut: { ref, bytes: jsonBytes(message), ...(longText ? { keptChars: maxOutputChars } : {}) } }, whole: message };
 }
 
 function fits(value: unknown, maxChars: number): boolean {

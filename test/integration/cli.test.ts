@@ -191,8 +191,8 @@ test('every command reaches the server named by GROVE_TEMPORAL_PORT, TEMPORAL_AD
     for (const [way, settings] of Object.entries(ways)) {
       const e = { ...settings, GROVE_TASK_QUEUE: taskQueue, GROVE_UI_URL: 'http://ui.example' };
       const workflowId = `${taskQueue}-${way}`;
-      // A slow first model answer keeps the run open for the commands that need a running run.
-      model.addFault({ match: { callKeyPrefix: `${workflowId}/` }, action: { kind: 'latency', ms: 3000 } });
+      // The first model answer is held until the run is cancelled: the run is open, by construction, for the commands that need a running run.
+      model.hold({ callKeyPrefix: `${workflowId}/` });
       const run = await grove(['run', 'airetry', '--input', 'examples/inputs/color-game.json', '--workflow-id', workflowId, '--no-wait'], e);
       expect([way, run.stderr, oneLine(run.stdout)[0]]).toEqual([way, '', `started ${workflowId}  http://ui.example/namespaces/default/workflows/${workflowId}`]);
       const progress = await grove(['progress', workflowId], e);
@@ -202,6 +202,7 @@ test('every command reaches the server named by GROVE_TEMPORAL_PORT, TEMPORAL_AD
       expect([way, tree.code, oneLine(tree.stdout)[0]]).toEqual([way, 0, expect.stringMatching(/^SampleNode\(id: 0/)]);
       const cancel = await grove(['cancel', workflowId], e);
       expect([way, oneLine(cancel.stdout)]).toEqual([way, [`cancellation requested for ${workflowId}`]]);
+      model.release();
       const setup = await grove(['setup'], e);
       expect([way, setup.code]).toEqual([way, 0]);
     }

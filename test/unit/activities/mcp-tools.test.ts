@@ -127,7 +127,7 @@ describe('MCP tools in the worker registry', () => {
 
   it('cuts an output longer than the limit, saying so', async () => {
     const result = await tools.runTool(call('test__big', { chars: 12_000 }));
-    expect(result.message.content).toBe(`${'x'.repeat(5_000)}\n[output cut: the first 5000 of 12000 characters]`);
+    expect(result.message.content).toBe(`${'x'.repeat(5_000)}\n[output cut: the first 5000 of 12000 characters; the whole output is message ${result.message.cut?.ref} in the message store]`);
   });
 
   it("passes the server only the env it was given, and blanks that env's secrets out of outputs", async () => {

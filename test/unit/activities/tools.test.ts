@@ -272,8 +272,11 @@ describe('groveRunTool', () => {
     const refs = new ConversationRefs();
     const root = refs.addPath(null, undefined, [userMessage(PROMPT)]);
     const activities = createToolActivities({ tools: [long], store, maxOutputChars: 20 });
-    const result = (await new MockActivityEnvironment().run(activities.groveRunTool, { trajectory: refs.input(root), call: call('long', {}), offered: ['long'] })) as { message: { content: string } };
-    expect(result.message).toEqual({ role: 'tool', tool_call_id: 'call_1', content: `${'y'.repeat(20)}\n[output cut: the first 20 of 50 characters]` });
+    const result = (await new MockActivityEnvironment().run(activities.groveRunTool, { trajectory: refs.input(root), call: call('long', {}), offered: ['long'] })) as unknown as { message: { content: string; cut: { ref: string } } };
+    const ref = result.message.cut.ref;
+    expect(result.message).toEqual({ role: 'tool', tool_call_id: 'call_1', content: `${'y'.repeat(20)}\n[output cut: the first 20 of 50 characters; the whole output is message ${ref} in the message store]`, cut: { ref, bytes: expect.any(Number), keptChars: 20 } });
+    // Nothing is lost: the whole output is in the store.
+    expect(((await store.get(ref)) as { content: string }).content).toBe('y'.repeat(50));
   });
 
   it('lets an ApplicationFailure a tool throws on purpose fail the activity (for Temporal to retry), unlike any other throw', async () => {
