@@ -36,8 +36,8 @@ const KINDS: Record<string, SnippetKind> = {
 export const snippetKind = (s: Snippet): SnippetKind => KINDS[s.lang] ?? 'other';
 
 /** The fenced code blocks of a markdown file (` ``` ` or `~~~`, with their language). */
-export function extractSnippets(root: string, file: string): Snippet[] {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+export function extractSnippets(root: string, file: string, text = readFileSync(join(root, file), 'utf8')): Snippet[] {
+  const lines = text.split('\n');
   const snippets: Snippet[] = [];
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)[^`]*$/.exec(lines[i]);
@@ -89,6 +89,37 @@ export const originOf = (f: SnippetFile, line: number) => {
   const o = f.origin[Math.min(line, f.origin.length - 1)];
   return `${o.file}:${o.line}`;
 };
+
+/**
+ * The ts/js snippets as files of a consumer's project in `dir`: TypeScript as ES modules (`.mts`:
+ * top-level `await` allowed), JavaScript with `import`/`export` as `.mjs`, other JavaScript as
+ * CommonJS (`.cjs`). A snippet marked `continues` is appended to the ts/js snippet before it on
+ * the same page; `problems` says when there is none.
+ */
+export function snippetFiles(dir: string, snippets: Snippet[]): { files: SnippetFile[]; problems: { file: string; line: number; message: string }[] } {
+  const files: SnippetFile[] = [];
+  const problems: { file: string; line: number; message: string }[] = [];
+  let previous: { page: string; file: SnippetFile } | undefined;
+  for (const s of snippets) {
+    const kind = snippetKind(s);
+    if (kind !== 'ts' && kind !== 'js') continue;
+    const origin = s.code.split('\n').map((_, i) => ({ file: s.file, line: s.line + i }));
+    if (s.marker === 'continues') {
+      if (previous?.page !== s.file) problems.push({ file: s.file, line: s.line, message: 'marked "continues", but no ts/js snippet comes before it on this page' });
+      else {
+        previous.file.code += `\n${s.code}`;
+        previous.file.origin.push(...origin);
+      }
+      continue;
+    }
+    const commonJs = kind === 'js' && !/^\s*(import|export)\s/m.test(s.code);
+    const extension = kind === 'ts' ? 'mts' : commonJs ? 'cjs' : 'mjs';
+    const file: SnippetFile = { name: join(dir, `${s.file.replace(/[/:]/g, '__')}-L${s.line}.${extension}`), code: s.code, origin };
+    files.push(file);
+    previous = { page: s.file, file };
+  }
+  return { files, problems };
+}
 
 /**
  * Type-checks snippet files as files of a consumer's project (Node 20, `module: nodenext`,

@@ -8,11 +8,11 @@ import {
   extractSnippets,
   literalRunInputs,
   shellCommands,
+  snippetFiles,
   snippetKind,
   topLevelAwaits,
   typeCheckSnippets,
   type Snippet,
-  type SnippetFile,
 } from '../../support/doc-snippets';
 
 /**
@@ -158,8 +158,6 @@ function checkDocs(snippets: Snippet[]): { problems: Problem[]; checked: Map<str
   const problems: Problem[] = [];
   const checked = new Map<string, number>();
   const count = (s: Snippet) => checked.set(s.file, (checked.get(s.file) ?? 0) + 1);
-  const files: SnippetFile[] = [];
-  let previous: { file: string; code: SnippetFile } | undefined;
   for (const s of snippets) {
     const kind = snippetKind(s);
     if (kind === 'other') continue;
@@ -169,25 +167,9 @@ function checkDocs(snippets: Snippet[]): { problems: Problem[]; checked: Map<str
     }
     if (kind === 'shell') problems.push(...shellProblems(s));
     if (kind === 'json') problems.push(...jsonProblems(s));
-    if (kind !== 'ts' && kind !== 'js') continue;
-
-    const origin = s.code.split('\n').map((_, i) => ({ file: s.file, line: s.line + i }));
-    if (s.marker === 'continues') {
-      if (!previous || previous.file !== s.file) {
-        problems.push({ file: s.file, line: s.line, message: 'marked "continues", but no ts/js snippet comes before it on this page' });
-      } else {
-        previous.code.code += `\n${s.code}`;
-        previous.code.origin.push(...origin);
-      }
-      continue;
-    }
-    const commonJs = kind === 'js' && !/^\s*(import|export)\s/m.test(s.code);
-    const extension = kind === 'ts' ? 'mts' : commonJs ? 'cjs' : 'mjs';
-    const file: SnippetFile = { name: join(ROOT, '.doc-snippets', `${s.file.replace(/\//g, '__')}-L${s.line}.${extension}`), code: s.code, origin };
-    files.push(file);
-    previous = { file: s.file, code: file };
   }
-
+  const { files, problems: joined } = snippetFiles(join(ROOT, '.doc-snippets'), snippets);
+  problems.push(...joined);
   for (const f of files) {
     if (f.name.endsWith('.cjs')) {
       for (const line of topLevelAwaits(f.code)) {
@@ -213,6 +195,8 @@ const broken: Snippet[] = [
   { file: BROKEN, line: 50, lang: 'sh', code: 'npx grove run airetry --inptu x.json; grove frobnicate\nnpm install grove-agents && npm run nope' },
   { file: BROKEN, line: 60, lang: 'json', code: '{ "prompt": "x" }', marker: 'input airetry' },
   { file: BROKEN, line: 70, lang: 'json', code: '{ "prompt": "x", }' },
+  { file: BROKEN, line: 80, lang: 'ts', code: 'await grove.close();\nmissing();', marker: 'continues' },
+  { file: BROKEN, line: 90, lang: 'sh', code: 'grove --version', marker: 'skip' },
 ];
 
 let result: ReturnType<typeof checkDocs>;
@@ -247,9 +231,18 @@ test('the checks catch a missing API, wrong arguments, an undeclared name, top-l
   expect(found).toMatch(/test:broken\.md:51: npm run nope: package.json has no such script/);
   expect(found).toMatch(/test:broken\.md:60: invalid airetry input: checks/);
   expect(found).toMatch(/test:broken\.md:70: JSON: /);
+  expect(found).toMatch(/test:broken\.md:81: TS2304: Cannot find name 'missing'/); // continues the snippet of line 40, where `grove` is declared
+  expect(found).not.toMatch(/test:broken\.md:80:/);
+  expect(found).toMatch(/test:broken\.md:89: unknown snippet marker "skip"/);
 });
 
 test('fences, markers and shell words are read as a reader sees them', () => {
+  const page = ['# t', '', '<!-- snippet: continues -->', '', '```TypeScript', 'a();', '```', '  ~~~sh', '  grove help', '  ~~~', '```', 'plain', '```'].join('\n');
+  expect(extractSnippets(ROOT, 'page.md', page)).toEqual([
+    { file: 'page.md', line: 6, lang: 'typescript', code: 'a();', marker: 'continues' },
+    { file: 'page.md', line: 9, lang: 'sh', code: 'grove help' },
+    { file: 'page.md', line: 12, lang: '', code: 'plain' },
+  ]);
   expect(shellCommands(`npx grove tools --mcp 'everything=npx -y x'   # a comment; not a command`)).toEqual([['npx', 'grove', 'tools', '--mcp', 'everything=npx -y x']]);
   expect(shellCommands('grove a; grove b && grove "c d" | grep x')).toEqual([['grove', 'a'], ['grove', 'b'], ['grove', 'c d'], ['grep', 'x']]);
   expect(topLevelAwaits('async function main() { await x; }\nawait y;\nfor await (const z of w) {}')).toEqual([1, 2]);
