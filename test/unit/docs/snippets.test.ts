@@ -1,5 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { COMMANDS } from '../../../client/cli/command-table';
 import { RUN_KINDS, type RunKindName } from '../../../client/run-kinds';
 import { formatIssuePath } from '../../../core/schemas/errors';
@@ -247,4 +250,30 @@ test('fences, markers and shell words are read as a reader sees them', () => {
   expect(shellCommands('grove a; grove b && grove "c d" | grep x')).toEqual([['grove', 'a'], ['grove', 'b'], ['grove', 'c d'], ['grep', 'x']]);
   expect(topLevelAwaits('async function main() { await x; }\nawait y;\nfor await (const z of w) {}')).toEqual([1, 2]);
   expect(literalRunInputs("g.run('agent', { a: [1, -2, 'x'], b: { c: null } }); g.run('generate', input);")).toEqual([{ line: 0, kind: 'agent', input: { a: [1, -2, 'x'], b: { c: null } } }]);
+});
+
+/**
+ * The examples that need no Temporal server run too, as a consumer runs them (`node example.js`,
+ * `grove-agents` loaded from the sources): they exit 0 and print what their comments say
+ * (`console.log(x); // Echo: hi`). The others start runs and workers: the package test runs
+ * test/fixtures/consumer, the same worker, tool and workflow, against a dev server.
+ */
+const RUNNABLE = ['docs/api/core.md', 'docs/api/model-server.md'];
+
+test.each(RUNNABLE)('the example of %s runs and prints what its comments say', async (page) => {
+  const [example] = extractSnippets(ROOT, page).filter((s) => snippetKind(s) === 'js');
+  const dir = mkdtempSync(join(tmpdir(), 'grove-doc-example-'));
+  try {
+    writeFileSync(join(dir, 'example.js'), example.code);
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'tsx/cjs', '-r', join(ROOT, 'test', 'support', 'grove-agents-from-source.js'), join(dir, 'example.js')], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules'), NODE_OPTIONS: '' },
+      timeout: 60_000,
+    });
+    const promised = [...example.code.matchAll(/console\.log\(.*\);\s*\/\/\s*(.+)$/gm)].map((m) => m[1].replace(/^'(.*)'$/, '$1'));
+    expect(promised.length).toBeGreaterThan(0);
+    for (const text of promised) expect(stdout.split('\n')).toContain(text);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
