@@ -18,7 +18,7 @@ export { llmConfigFromEnv, LlmConfigError, type LlmConfig } from './llm/llm-conf
 export { type MessageStore, type StoreEntry, type StoreStats, type CollectPlan, type CollectReport } from './store/message-store';
 export { openStore, storeSettingsFromEnv, type StoreSettings } from './store/open-store';
 export { FileMessageStore } from './store/file-message-store';
-export { PostgresMessageStore } from './store/postgres-message-store';
+export { PostgresMessageStore, type PostgresPoolOptions } from './store/postgres-message-store';
 export { MemoryMessageStore } from './store/memory-message-store';
 export { CachedStore } from './store/cached-store';
 export { StoreUnavailableError, StoreConfigError, redactUrl } from './store/store-errors';

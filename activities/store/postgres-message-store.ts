@@ -1,4 +1,5 @@
-import { Pool, type PoolConfig } from 'pg';
+import type { ConnectionOptions } from 'node:tls';
+import { Pool } from 'pg';
 import type { Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
 import { entryText } from './message-store';
@@ -29,6 +30,28 @@ create index if not exists grove_calls_owner on grove_calls (owner);
 `;
 
 /**
+ * Options for the store's connection pool, handed to `pg`'s `Pool`: the part of its `PoolConfig`
+ * a store needs, spelled out here so that grove's published declarations do not depend on
+ * `@types/pg` (a TypeScript consumer compiles without it, `skipLibCheck` on or off).
+ */
+export interface PostgresPoolOptions {
+  /** TLS to the server: `true`, or Node's TLS options (`{ ca, rejectUnauthorized, ... }`). */
+  ssl?: boolean | ConnectionOptions;
+  /** Connections at most (default 8). */
+  max?: number;
+  /** Ms an idle connection stays open (default 10 s). */
+  idleTimeoutMillis?: number;
+  /** Ms to wait for a connection (default 10 s). */
+  connectionTimeoutMillis?: number;
+  /** Ms a statement may run on the server. */
+  statement_timeout?: number;
+  /** Ms the client waits for a query. */
+  query_timeout?: number;
+  application_name?: string;
+  keepAlive?: boolean;
+}
+
+/**
  * The store every worker can reach: PostgreSQL. Chosen over Redis because it is a store of
  * record by default — every committed write is on disk (WAL + fsync) and survives a restart —
  * where Redis keeps data in memory and persists it only if configured to; and because the teams
@@ -49,7 +72,7 @@ export class PostgresMessageStore implements MessageStore {
 
   constructor(
     readonly url: string,
-    config: PoolConfig = {},
+    config: PostgresPoolOptions = {},
   ) {
     this.pool = new Pool({ connectionString: url, max: 8, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 10_000, ...config });
     // An idle client that loses its connection must not crash the worker; the next query reconnects.

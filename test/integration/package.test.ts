@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { extractSnippets, snippetFiles } from '../support/doc-snippets';
 import { ROOT } from '../support/run-cli';
 
 const run = promisify(execFile);
@@ -13,22 +14,27 @@ const run = promisify(execFile);
  * grove's workflow API — against the test run's dev server. (The package was built by globalSetup.)
  */
 let dir: string;
-beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'grove-consumer-'))));
+let project: string;
+let info: { filename: string; files: { path: string }[] };
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'grove-consumer-'));
+  const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
+  [info] = JSON.parse(packed) as (typeof info)[];
+  project = join(dir, 'project');
+  cpSync(join(ROOT, 'test', 'fixtures', 'consumer'), project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  // What the README's "Install" says a project adds: the tarball and zod 4 (npm installs the @temporalio/* peers).
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, info.filename), 'zod@4'], { cwd: project, timeout: 240_000 });
+}, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('the packed package installs into a fresh project and runs there without TypeScript tooling', async () => {
-  const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
-  const [info] = JSON.parse(packed) as { filename: string; files: { path: string }[] }[];
   const files = info.files.map((f) => f.path);
   expect(files).toContain('dist/workflow-bundle.js');
   expect(files).toContain('dist/workflow-bundle-traced.js'); // for workers that export telemetry
   expect(files).toContain('dist/workflows/api/index.d.ts');
   expect(files.filter((f) => /^(test|bench|scripts)\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
 
-  const project = join(dir, 'project');
-  cpSync(join(ROOT, 'test', 'fixtures', 'consumer'), project, { recursive: true });
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, info.filename), 'zod@4'], { cwd: project, timeout: 240_000 });
   expect(readdirSync(join(project, 'node_modules'))).not.toContain('tsx');
 
   const { stdout: version } = await run(join(project, 'node_modules', '.bin', 'grove'), ['--version'], { cwd: project });
@@ -44,3 +50,39 @@ test('the packed package installs into a fresh project and runs there without Ty
   expect(results.agent.isSolution).toBe(true);
   expect(results.multiplied).toBeGreaterThanOrEqual(4); // the project's own tool ran, as an activity of its worker
 }, 300_000);
+
+/**
+ * The published declarations as a TypeScript consumer compiles them, with `skipLibCheck: false`
+ * and none of grove's dev dependencies (no `@types/pg`): every entry point, and every ts/js
+ * snippet of README.md and docs/api (test/unit/docs/snippets.test.ts checks them against the
+ * sources; here against what npm installed). Errors in other packages' declarations (the
+ * Temporal SDK's, under whatever `@types/node` npm picked) are theirs, not grove's, and are left out.
+ */
+test('a TypeScript consumer compiles against the packed declarations with skipLibCheck false and without @types/pg', async () => {
+  expect(existsSync(join(project, 'node_modules', '@types', 'pg'))).toBe(false);
+  const entries = ['', '/client', '/workflow', '/workflows', '/worker', '/activities', '/core', '/model-server'];
+  writeFileSync(
+    join(project, 'entries.mts'),
+    entries.map((e, i) => `import * as entry${i} from 'grove-agents${e}';`).join('\n') + `\nconsole.log(${entries.map((_, i) => `entry${i}`).join(', ')});\n`,
+  );
+  const docs = ['README.md', ...readdirSync(join(ROOT, 'docs', 'api')).filter((f) => f.endsWith('.md')).map((f) => `docs/api/${f}`)];
+  const { files } = snippetFiles(project, docs.flatMap((f) => extractSnippets(ROOT, f)));
+  for (const f of files) writeFileSync(f.name, f.code);
+  const names = ['entries.mts', ...files.map((f) => relative(project, f.name))];
+  const compilerOptions = { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: false, allowJs: true, checkJs: true, noEmit: true, types: ['node'] };
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: names }));
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const output = await run(process.execPath, [tsc, '-p', project], { cwd: project }).then(
+    () => '',
+    (err: { stdout?: string }) => err.stdout ?? String(err),
+  );
+  const errors = output.split('\n').filter((line) => /^\S.*\(\d+,\d+\): error /.test(line));
+  const ours = errors.filter((line) => !line.startsWith('node_modules/') || line.startsWith('node_modules/grove-agents/'));
+  const where = (line: string) => {
+    const [, name, at] = /^(.*?)\((\d+),\d+\)/.exec(line)!;
+    const f = files.find((file) => relative(project, file.name) === name);
+    return f ? `${f.origin[Number(at) - 1].file}:${f.origin[Number(at) - 1].line}: ${line}` : line;
+  };
+  expect(ours.map(where)).toEqual([]);
+  expect(output === '' || errors.length > 0).toBe(true); // tsc failed only with errors it printed
+}, 120_000);
