@@ -28,8 +28,8 @@ export const PATCHES = {
   'grove-status-every-ending': {
     since: '2026-11-22',
     changes: 'every workflow: the GroveStatus search attribute is written for every ending (cancelled, invalid input, counters on failure)',
-    before: [],
-    after: [],
+    before: ['agent-mcts'],
+    after: ['agent-mcts-failed-judged-by-its-model'],
   },
   'grove-operator-policy': {
     since: '2026-11-22',
@@ -46,8 +46,8 @@ export const PATCHES = {
   'grove-evaluator-run-model': {
     since: '2026-11-24',
     changes: 'agent: the LLM evaluator without a model of its own judges with the run\'s model',
-    before: [],
-    after: [],
+    before: ['agent-mcts'],
+    after: ['agent-mcts-failed-judged-by-its-model'],
   },
   'grove-anytime-budget': {
     since: '2026-11-24',
@@ -107,13 +107,13 @@ export const PATCHES = {
     since: '2026-11-25',
     changes: 'agent, session: a run binds to the registry of the worker that starts it and sends its tools and custom evaluator only to workers with that registry',
     before: ['agent-mcts', 'session'],
-    after: [],
+    after: ['agent-mcts-fleet', 'session-fleet'],
   },
   'grove-json-schema-exact': {
     since: '2026-11-25',
     changes: 'airetry: JSON Schema checks and extraction hold every keyword by the standard\'s rules (keywords without a `type`, `required` names not under `properties`), not only where zod\'s reader applies them',
     before: ['airetry-color-game-swept'],
-    after: [],
+    after: ['airetry-json-schema-exact'],
   },
 } as const satisfies Record<string, PatchRecord>;
 
