@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PATCHES, type PatchId } from '../../../workflows/patches';
+import { PATCHES, type PatchId, type PatchRecord } from '../../../workflows/patches';
 
 /**
  * The patch registry says which recorded histories replay each branch of each patch; the
@@ -24,7 +24,7 @@ function markersOf(name: string): Set<string> {
 }
 
 const fixtures = readdirSync(HISTORIES).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
-const entries = Object.entries(PATCHES) as Array<[PatchId, (typeof PATCHES)[PatchId]]>;
+const entries = Object.entries(PATCHES) as Array<[PatchId, PatchRecord]>;
 
 test('every patch has a recorded history that took its new branch, and every history said to predate it does not hold its marker', () => {
   const problems: string[] = [];
