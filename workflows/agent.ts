@@ -14,7 +14,7 @@ import type { HumanAction } from '../core/schemas/steering';
 import { ApprovalBook } from '../core/steering/approvals';
 import { agentRegistryNeeds, historyIsLong, workflowAgentPort } from './lib/agent-port';
 import { EVALUATION_FAILURES } from './lib/evaluator-port';
-import { bindRegistry, carriedRegistry as registryToCarry, restoreRegistry } from './lib/run-registry';
+import { bindRegistry, carriedRegistry as registryToCarry, registryBinds, restoreRegistry } from './lib/run-registry';
 import type { RunRegistry } from '../core/schemas/fleet';
 import { approvalWaiter } from './lib/approvals';
 import { registerApprovals } from './lib/approve-update';
@@ -62,6 +62,7 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  */
 export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedActions?: HumanAction[], carriedRegistry?: RunRegistry[]): Promise<AgentResult> {
   const validated = validateInput(AgentInputSchema, raw, 'agent input', agentKind(raw));
+  const binds = !carried && registryBinds();
   if (!carried) reportRun({ kind: `agent:${validated.algorithm}`, status: 'running' });
   const policy = await enforcePolicy('agent', validated).catch((err: unknown) => failRun(err));
   // Budgets the input leaves out default to the operator's ceilings: no search is unbounded.
@@ -101,7 +102,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       restoreRegistry(carriedRegistry);
     } else {
       // Tools and a custom evaluator run only on workers with the registry the run starts with.
-      await bindRegistry(agentRegistryNeeds(options), LlmSettingsSchema.parse(options.llm ?? {}), options.registry);
+      await bindRegistry(agentRegistryNeeds(options), LlmSettingsSchema.parse(options.llm ?? {}), options.registry, binds);
       const specs = await port.describeTools(options.tools);
       const prompt = promptConversation({ prompt: options.prompt, messages: options.messages, system: null });
       state = options.fork ? SearchState.fromFork(options.fork, specs, Date.now()) : SearchState.create(prompt, specs, Date.now());

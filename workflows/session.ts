@@ -30,7 +30,7 @@ import { failRun, reportRun } from './lib/run-status';
 import { setLedgerGeneration } from './lib/run-ledger';
 import { Serial } from './lib/serial';
 import { toolPort } from './lib/tool-port';
-import { bindRegistry, carriedRegistry as registryToCarry, restoreRegistry } from './lib/run-registry';
+import { bindRegistry, carriedRegistry as registryToCarry, registryBinds, restoreRegistry } from './lib/run-registry';
 import type { RunRegistry } from '../core/schemas/fleet';
 import { rejectUpdate, steeringUpdate } from './lib/update-checks';
 import { validateInput } from './lib/validate-input';
@@ -70,6 +70,7 @@ export const sessionProgressQuery = defineQuery<Record<string, unknown>>('progre
  */
 export async function session(raw: SessionInput, carried?: SessionHandover, carriedRegistry?: RunRegistry[]): Promise<SessionResult> {
   const options = validateInput(SessionInputSchema, raw, 'session input', 'session');
+  const binds = !carried && registryBinds();
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
   const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
   const book = new ApprovalBook();
@@ -255,7 +256,7 @@ export async function session(raw: SessionInput, carried?: SessionHandover, carr
     } else {
       reportRun({ kind: 'session', status: 'running' });
       await enforcePolicy('session', options);
-      await bindRegistry([{ queue: options.toolTaskQueue, tools: options.tools, evaluators: [] }], llm, options.registry);
+      await bindRegistry([{ queue: options.toolTaskQueue, tools: options.tools, evaluators: [] }], llm, options.registry, binds);
       const specs = options.tools.length > 0 ? await tools.describeTools(options.tools) : [];
       state = SessionState.create(options, specs, Date.now());
     }

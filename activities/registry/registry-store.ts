@@ -1,13 +1,13 @@
 import type { RegistryDescription } from '../../core/fleet/registry';
-import type { MessageStore } from '../store/message-store';
+import { FLEET_RECORD_PREFIX, type MessageStore } from '../store/message-store';
 
-const key = (fingerprint: string) => `grove-registry/${fingerprint}`;
+const key = (fingerprint: string) => `${FLEET_RECORD_PREFIX}${fingerprint}`;
 
 /**
  * Workers publish their registry's description in the fleet's message store, under its
  * fingerprint (content-addressed: the same fingerprint always names the same entries), so a
  * worker, `grove dev` or `grove workers` that sees another fingerprint among a queue's pollers
- * can say what differs. A store's retention may delete it; a worker publishes again as it watches.
+ * can say what differs. It is not a call: store stats do not count it and retention keeps it.
  *
  * @example
  * await publishRegistry(store, fleet.registry);

@@ -3,7 +3,7 @@ import { appendFile, link, mkdir, open, readdir, readFile, rename, stat, unlink 
 import { join } from 'node:path';
 import { contentRef, type Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
-import { entryText } from './message-store';
+import { entryText, isFleetRecord } from './message-store';
 import { StoreUnavailableError } from './store-errors';
 
 /**
@@ -51,7 +51,7 @@ export class FileMessageStore implements MessageStore {
   }
 
   async putCallResult(key: string, result: unknown, owner?: string): Promise<void> {
-    const name = `${contentRef(key)}.json`;
+    const name = callName(key);
     if (await this.writeIfAbsent(join(this.dir, 'calls'), name, { key, result })) await syncFolder(join(this.dir, 'calls'));
     await this.link(owner, [`calls/${name}`]);
   }
@@ -74,6 +74,7 @@ export class FileMessageStore implements MessageStore {
   async stats(): Promise<StoreStats> {
     const stats: StoreStats = { entries: 0, entryBytes: 0, calls: 0, callBytes: 0, owners: (await this.manifests()).length };
     for (const file of await this.files()) {
+      if (file.item.startsWith(FLEET_FILE)) continue;
       const info = await stat(file.path).catch(() => undefined);
       if (!info) continue;
       if (file.call) {
@@ -98,7 +99,7 @@ export class FileMessageStore implements MessageStore {
     }
     const report: CollectReport = { owners: manifests.length, deadOwners: dead.length, entriesDeleted: 0, callsDeleted: 0, bytesFreed: 0 };
     for (const file of await this.files()) {
-      if (live.has(file.item)) continue;
+      if (live.has(file.item) || file.item.startsWith(FLEET_FILE)) continue;
       const info = await stat(file.path).catch(() => undefined);
       if (!info || info.mtimeMs >= plan.keepNewerThanMs) continue;
       report[file.call ? 'callsDeleted' : 'entriesDeleted'] += 1;
@@ -110,7 +111,7 @@ export class FileMessageStore implements MessageStore {
   }
 
   private callFile(key: string): string {
-    return join(this.dir, 'calls', `${contentRef(key)}.json`);
+    return join(this.dir, 'calls', callName(key));
   }
 
   /** Appends the items an owner now needs to its manifest (once per process and item). */
@@ -224,3 +225,10 @@ async function syncFolder(folder: string): Promise<void> {
     await handle.close();
   }
 }
+
+/** Where a call result lives: a fleet record under a name that says so, a call under its key's hash. */
+function callName(key: string): string {
+  return isFleetRecord(key) ? `${FLEET_FILE.slice('calls/'.length)}${contentRef(key)}.json` : `${contentRef(key)}.json`;
+}
+
+const FLEET_FILE = 'calls/fleet-';

@@ -1,6 +1,6 @@
 import type { Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
-import { entryText } from './message-store';
+import { entryText, isFleetRecord } from './message-store';
 
 interface Stamped<T> {
   value: T;
@@ -45,8 +45,8 @@ export class MemoryMessageStore implements MessageStore {
     return {
       entries: this.entries.size,
       entryBytes: sum([...this.entries.values()].map((s) => entryText(s.value).length)),
-      calls: this.calls.size,
-      callBytes: sum([...this.calls.values()].map((s) => entryText(s.value).length)),
+      calls: [...this.calls.keys()].filter((k) => !isFleetRecord(k)).length,
+      callBytes: sum([...this.calls].filter(([k]) => !isFleetRecord(k)).map(([, s]) => entryText(s.value).length)),
       owners: owners.size,
       oldestMs: all.length ? Math.min(...all.map((s) => s.atMs)) : undefined,
     };
@@ -59,6 +59,7 @@ export class MemoryMessageStore implements MessageStore {
     const report: CollectReport = { owners: owners.size, deadOwners: dead.size, entriesDeleted: 0, callsDeleted: 0, bytesFreed: 0 };
     const sweep = <T>(map: Map<string, Stamped<T>>, counter: 'entriesDeleted' | 'callsDeleted') => {
       for (const [key, s] of [...map]) {
+        if (counter === 'callsDeleted' && isFleetRecord(key)) continue;
         const live = [...s.owners].some((o) => !dead.has(o));
         if (live || s.atMs >= plan.keepNewerThanMs) continue;
         report[counter] += 1;

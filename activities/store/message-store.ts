@@ -4,6 +4,18 @@ import type { Message } from '../../core/schemas/messages';
 /** What the store holds under a ref: a message or a path record (both content-addressed). */
 export type StoreEntry = Message | PathRecord;
 
+/**
+ * Keys of records that describe the fleet, not a call (a worker's published registry): kept
+ * beside call results, but neither counted as calls by `stats` nor collected by `collect` — a
+ * count of calls must be a count of calls.
+ */
+export const FLEET_RECORD_PREFIX = 'grove-registry/';
+
+/** Whether a call-result key is a fleet record rather than a finished call. */
+export function isFleetRecord(key: string): boolean {
+  return key.startsWith(FLEET_RECORD_PREFIX);
+}
+
 export interface StoreStats {
   /** Messages and path records. */
   entries: number;

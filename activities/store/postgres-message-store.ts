@@ -2,7 +2,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { Pool } from 'pg';
 import type { Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
-import { entryText } from './message-store';
+import { entryText, FLEET_RECORD_PREFIX } from './message-store';
 import { redactUrl, StoreUnavailableError } from './store-errors';
 
 /** Tables are created on first use; an advisory lock keeps two workers starting at once from racing. */
@@ -125,8 +125,8 @@ export class PostgresMessageStore implements MessageStore {
     const { rows } = await this.query<{ entries: string; entry_bytes: string; calls: string; call_bytes: string; owners: string; oldest: Date | null }>(
       `select (select count(*) from grove_entries) as entries,
               (select coalesce(sum(bytes), 0) from grove_entries) as entry_bytes,
-              (select count(*) from grove_calls) as calls,
-              (select coalesce(sum(bytes), 0) from grove_calls) as call_bytes,
+              (select count(*) from grove_calls where key not like '${FLEET_RECORD_PREFIX}%') as calls,
+              (select coalesce(sum(bytes), 0) from grove_calls where key not like '${FLEET_RECORD_PREFIX}%') as call_bytes,
               (select count(*) from (select owner from grove_owners union select owner from grove_calls where owner is not null) o) as owners,
               (select min(t) from (select min(created_at) as t from grove_entries union all select min(created_at) from grove_calls) m) as oldest`,
     );
@@ -151,7 +151,7 @@ export class PostgresMessageStore implements MessageStore {
       await client.query('begin');
       await client.query('delete from grove_owners where owner = any($1)', [dead]);
       const calls = await client.query<{ bytes: number }>(
-        'delete from grove_calls where (owner = any($1) or owner is null) and created_at < $2 returning bytes',
+        `delete from grove_calls where (owner = any($1) or owner is null) and created_at < $2 and key not like '${FLEET_RECORD_PREFIX}%' returning bytes`,
         [dead, cutoff],
       );
       const entries = await client.query<{ bytes: number }>(

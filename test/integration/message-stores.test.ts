@@ -95,6 +95,17 @@ describe.each(backends)('%s store', (_name, make) => {
     expect(stats).toMatchObject({ entries: 1, calls: 1 });
     expect(stats.oldestMs).toBeLessThanOrEqual(Date.now());
   });
+
+  test('a worker\'s published registry is kept beside call results but is not a call: not counted, not collected', async () => {
+    const store = await open(make);
+    await store.putCallResult('grove-registry/3fa9c2d1e0b4a7f2', { fingerprint: '3fa9c2d1e0b4a7f2', entries: [] });
+    await store.putCallResult('closed-run/g0/x/0', { paid: true }, 'closed-run');
+    expect(await store.stats()).toMatchObject({ calls: 1 });
+    const report = await store.collect({ isLive: async () => false, keepNewerThanMs: Date.now() + 60_000 });
+    expect(report).toMatchObject({ callsDeleted: 1 });
+    expect(await store.getCallResult('grove-registry/3fa9c2d1e0b4a7f2')).toMatchObject({ fingerprint: '3fa9c2d1e0b4a7f2' });
+    expect(await store.stats()).toMatchObject({ calls: 0 });
+  });
 });
 
 test('two stores on one PostgreSQL database see each other’s writes (two hosts)', async () => {

@@ -35,11 +35,14 @@ export interface RegistryNeeds {
  * fingerprint instead, waiting for a worker that has it. A worker without `GrovePlugin` does not
  * route: the run then keeps the queue as it is. Runs recorded before the patch bind nothing.
  *
+ * `binds` is `registryBinds()`, asked when the run starts.
+ *
  * @example
- * await bindRegistry([{ tools: ['multiply'], evaluators: [] }], llm);
+ * const binds = registryBinds(); // first thing in the workflow
+ * await bindRegistry([{ tools: ['multiply'], evaluators: [] }], llm, undefined, binds);
  */
-export async function bindRegistry(needs: RegistryNeeds[], llm: LlmSettings, pin?: string): Promise<void> {
-  if (!patched(FLEET_REGISTRY)) return;
+export async function bindRegistry(needs: RegistryNeeds[], llm: LlmSettings, pin: string | undefined, binds: boolean): Promise<void> {
+  if (!binds) return;
   const own = workflowInfo().taskQueue;
   // What each task queue serves, merged: a binding per queue.
   const byQueue = new Map<string, RegistryReadInput>();
@@ -66,6 +69,16 @@ export async function bindRegistry(needs: RegistryNeeds[], llm: LlmSettings, pin
     bindings.set(base, { fingerprint: read.fingerprint, base, queue: registryQueue(base, read.fingerprint), worker: read.worker, entries: read.entries });
   }
   showRegistry();
+}
+
+/**
+ * Whether this run binds to a registry (`grove-fleet-registry`): asked first thing, before the
+ * run awaits anything. Asked after a local activity instead, a replay can meet the marker in
+ * another workflow task than the one that asks (a local activity's result may land in the next
+ * task), which Temporal reports as nondeterminism.
+ */
+export function registryBinds(): boolean {
+  return patched(FLEET_REGISTRY);
 }
 
 /** A run continued as new keeps the registry it was bound to. */
