@@ -19,8 +19,8 @@ import {
 } from '../../support/doc-snippets';
 
 /**
- * Docs that run: every fenced block of README.md and docs/api/*.md in a language we can check is
- * checked as a reader would use it —
+ * Docs that run: every fenced block of README.md, docs/*.md and docs/api/*.md in a language we
+ * can check is checked as a reader would use it —
  *
  * - `ts` / `js`: type-checked as files of a consumer's project whose imports of `grove-agents`,
  *   `grove-agents/worker`, ... resolve (through package.json's "exports") to this repository's
@@ -40,13 +40,12 @@ import {
  * that builds one program in steps). There is no marker to skip a snippet: a snippet that does not
  * compile is fixed, in the docs or in the code.
  */
-const DOCS = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs', 'api'))
+const markdownIn = (dir: string) =>
+  readdirSync(join(ROOT, dir))
     .filter((f) => f.endsWith('.md'))
     .sort()
-    .map((f) => `docs/api/${f}`),
-];
+    .map((f) => `${dir}/${f}`);
+const DOCS = ['README.md', ...markdownIn('docs'), ...markdownIn('docs/api')];
 
 /** The markers a snippet may carry, and why each is allowed (see above). */
 const MARKERS = new Set(['continues']);
@@ -218,7 +217,8 @@ test.each(DOCS)('every snippet of %s type-checks, parses and names real commands
 
 test("the README and each entry point's page have code that is checked", () => {
   // "One page per entry point, each with a runnable example" (README).
-  expect(DOCS.filter((f) => f !== 'docs/api/README.md' && !result.checked.get(f))).toEqual([]);
+  const pages = ['README.md', ...markdownIn('docs/api').filter((f) => f !== 'docs/api/README.md')];
+  expect(pages.filter((f) => !result.checked.get(f))).toEqual([]);
 });
 
 test('the checks catch a missing API, wrong arguments, an undeclared name, top-level await in CommonJS, bad input, unknown commands and flags', () => {
