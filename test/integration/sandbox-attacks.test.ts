@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execCode } from '../../../activities/sandbox/exec-code';
-import { testScore } from '../../../core/code/code-outcome';
-import { SANDBOX_ATTACKS } from '../../fixtures/sandbox-attacks';
-import { SANDBOX_BREAKOUTS } from '../../fixtures/sandbox-breakouts';
+import { execCode } from '../../activities/sandbox/exec-code';
+import { testScore } from '../../core/code/code-outcome';
+import { SANDBOX_ATTACKS } from '../fixtures/sandbox-attacks';
+import { SANDBOX_BREAKOUTS } from '../fixtures/sandbox-breakouts';
 
 const dir = mkdtempSync(join(tmpdir(), 'grove-sandbox-'));
 chmodSync(dir, 0o755);

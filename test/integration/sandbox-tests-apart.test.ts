@@ -1,5 +1,5 @@
-import { execCode } from '../../../activities/sandbox/exec-code';
-import { testScore, type CodeOutcome } from '../../../core/code/code-outcome';
+import { execCode } from '../../activities/sandbox/exec-code';
+import { testScore, type CodeOutcome } from '../../core/code/code-outcome';
 
 /** Tests run apart from the code; what legitimate tests need must still work across. */
 const py = (code: string, testCode?: string) => execCode({ language: 'python', code, testCode, timeoutMs: 15_000 });

@@ -6,18 +6,18 @@ import { createServer } from 'node:net';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
-import { McpServers } from '../../../activities/mcp/mcp-servers';
-import type { McpServersInput } from '../../../activities/mcp/mcp-config';
-import { secretRedactor } from '../../../activities/secrets/secret-redactor';
-import { MemoryMessageStore } from '../../../activities/store/memory-message-store';
-import { createToolActivities, toolSpec, type AnyToolDefinition } from '../../../activities/tools';
-import { ConversationRefs } from '../../../core/hash/conversation-refs';
-import { userMessage, type ToolCall } from '../../../core/schemas/messages';
-import type { ToolSpec } from '../../../core/schemas/agent-activities';
-import { exampleTools } from '../../../examples/tools';
-import { EVERYTHING_ENTRY, everythingMcpServer, testMcpServer } from '../../support/mcp-servers';
-import { rejection } from '../../support/rejection';
-import { until } from '../../../workers/worker-process';
+import { McpServers } from '../../activities/mcp/mcp-servers';
+import type { McpServersInput } from '../../activities/mcp/mcp-config';
+import { secretRedactor } from '../../activities/secrets/secret-redactor';
+import { MemoryMessageStore } from '../../activities/store/memory-message-store';
+import { createToolActivities, toolSpec, type AnyToolDefinition } from '../../activities/tools';
+import { ConversationRefs } from '../../core/hash/conversation-refs';
+import { userMessage, type ToolCall } from '../../core/schemas/messages';
+import type { ToolSpec } from '../../core/schemas/agent-activities';
+import { exampleTools } from '../../examples/tools';
+import { EVERYTHING_ENTRY, everythingMcpServer, testMcpServer } from '../support/mcp-servers';
+import { rejection } from '../support/rejection';
+import { until } from '../../workers/worker-process';
 
 /** Real MCP server processes (the test tree's and the reference "everything" server) behind grove's tool activities. */
 
