@@ -105,13 +105,14 @@ export async function treeFixer(act: GroveActivities, model: string, p: HumanEva
 /**
  * MCTS (LATS) over programs: each candidate is an answer with code, scored by grove's
  * `code-tests` evaluator (the fraction of the tests it passes, in the sandbox); two candidates
- * per expansion, reflection on failed trajectories; `maxCalls` requests = budget / 2, so at most
+ * per expansion, reflection on failed trajectories; the model may try its code with grove's
+ * `run_code` (an agent offers at least one tool); `maxCalls` requests = budget / 2, so at most
  * `budget` completions. Returns the best trajectory's latest program.
  */
 export async function mcts(act: GroveActivities, model: string, p: HumanEvalProblem, budget: number): Promise<MethodRun> {
   const port = inProcessAgentPort(act);
   const options = AgentInputSchema.parse({
-    algorithm: 'mcts', prompt: humanEvalPrompt(p), tools: [], model, bFactor: 2, maxDepth: 3, threshold: 1, seed: 1,
+    algorithm: 'mcts', prompt: humanEvalPrompt(p), tools: ['run_code'], model, bFactor: 2, maxDepth: 3, threshold: 1, seed: 1,
     apiKwargs: { max_tokens: 512 },
     evaluator: { name: 'code-tests', options: { language: 'python', testCode: humanEvalTests(p), ...SANDBOX } },
     budget: { maxCalls: Math.max(1, Math.floor(budget / 2)) },
