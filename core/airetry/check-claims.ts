@@ -113,7 +113,8 @@ export function checksVerdict(outcomes: CheckOutcome[]): Verdict {
 export function callResult(call: AICall<unknown>, outcomes: CheckOutcome[]): Omit<AiretryResult, 'treeText' | 'stopped' | 'actions'> {
   return {
     output: call.output,
-    success: outcomes.every((o) => o.passed),
+    // An extraction whose answer does not parse to its schema is no success, whatever the checks say.
+    success: outcomes.every((o) => o.passed) && (call.kind !== 'extract' || call.outputError === undefined),
     checks: outcomes,
     verdict: checksVerdict(outcomes),
     ...callSummary(call),

@@ -7,6 +7,10 @@ import { zodFromJsonSchema } from './schema-patterns';
 import { inputShapeProblem } from '../schemas/input-shape';
 import type { CutMark } from '../schemas/messages';
 import { formatBytes } from '../payload-limits';
+import { schemaExpansion } from './schema-exact';
+
+/** Positions a JSON Schema may have with its $refs followed (a wide object schema of 40,000 properties fits). */
+const MAX_SCHEMA_POSITIONS = 200_000;
 
 /**
  * How user-supplied patterns are matched: `linear` (RE2, the default) or `native` (JavaScript's
@@ -37,6 +41,11 @@ export const JsonSchemaSpec = z.record(z.string(), z.unknown()).superRefine((sch
   const shape = inputShapeProblem(schema);
   if (shape) {
     ctx.addIssue({ code: 'custom', message: `not a usable JSON Schema: ${shape}` });
+    return;
+  }
+  // $refs that loop or fan out would make every check of an answer explode (inside the workflow): refused here.
+  if (schemaExpansion(schema, MAX_SCHEMA_POSITIONS) > MAX_SCHEMA_POSITIONS) {
+    ctx.addIssue({ code: 'custom', message: `not a usable JSON Schema: with its $refs followed it has more than ${MAX_SCHEMA_POSITIONS.toLocaleString('en-US')} positions (a $ref that refers to itself, or references that fan out)` });
     return;
   }
   try {

@@ -14,26 +14,67 @@ import { compilePattern, type SafePattern } from './safe-pattern';
  */
 export function schemaProblems(schema: unknown, value: unknown): string[] {
   const problems: string[] = [];
-  walk(schema, value, '', schema, problems, 0);
+  const budget = { steps: MAX_STEPS };
+  walk(schema, value, '', schema, problems, 0, budget);
   return problems;
+}
+
+/**
+ * The schema positions one check may visit: `$ref`s that fan out (each level referring to the
+ * one below twice) grow exponentially, and a check runs inside the workflow. Input checks refuse
+ * such schemas (`schemaExpansion`); this bound holds whatever reaches here.
+ */
+const MAX_STEPS = 100_000;
+
+/**
+ * How many schema positions the schema has with its `$ref`s followed, up to `limit`: more
+ * than `limit` (a cycle, or references that fan out) is refused when the input is checked.
+ *
+ * @example
+ * schemaExpansion({ $ref: '#' }, 10_000) // 10_001: it refers to itself
+ */
+export function schemaExpansion(schema: unknown, limit: number): number {
+  let count = 0;
+  const stack: Array<{ node: unknown; depth: number }> = [{ node: schema, depth: 0 }];
+  while (stack.length > 0 && count <= limit) {
+    const { node, depth } = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    count++;
+    if (depth > MAX_DEPTH) return limit + 1;
+    if (Array.isArray(node)) {
+      for (const child of node) stack.push({ node: child, depth: depth + 1 });
+      continue;
+    }
+    for (const [key, child] of Object.entries(node as Schema)) {
+      if (key === 'const' || key === 'enum' || key === '$defs' || key === 'definitions') continue; // data, or reached through $ref
+      if (key === '$ref' && typeof child === 'string') stack.push({ node: resolveRef(schema, child), depth: depth + 1 });
+      else stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return count;
 }
 
 type Schema = Record<string, unknown>;
 
 const MAX_DEPTH = 200;
 
-function walk(schema: unknown, value: unknown, at: string, root: unknown, out: string[], depth: number): void {
+function walk(schema: unknown, value: unknown, at: string, root: unknown, out: string[], depth: number, budget: { steps: number }): void {
   if (depth > MAX_DEPTH) return void out.push(`${at || '(root)'}: the schema nests (or refers to itself) more than ${MAX_DEPTH} levels deep`);
+  if (--budget.steps < 0) {
+    if (budget.steps === -1) out.push(`${at || '(root)'}: checking this answer against the schema takes more than ${MAX_STEPS.toLocaleString('en-US')} steps`);
+    return;
+  }
   if (schema === true || schema === undefined) return;
   if (schema === false) return void out.push(`${at || '(root)'}: no value is allowed here`);
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
   const s = schema as Schema;
   const where = at || '(root)';
   const fail = (message: string) => out.push(`${where}: ${message}`);
-  const sub = (child: unknown, v: unknown, path = at) => walk(child, v, path, root, out, depth + 1);
+  const sub = (child: unknown, v: unknown, path = at) => walk(child, v, path, root, out, depth + 1, budget);
   const passes = (child: unknown, v: unknown) => {
     const found: string[] = [];
-    walk(child, v, at, root, found, depth + 1);
+    walk(child, v, at, root, found, depth + 1, budget);
+    if (budget.steps < 0) out.push(...found.filter((f) => f.includes(' steps')));
     return found.length === 0;
   };
 
@@ -79,7 +120,7 @@ function walk(schema: unknown, value: unknown, at: string, root: unknown, out: s
 function objectRules(s: Schema, value: Record<string, unknown>, at: string, fail: (m: string) => void, sub: (c: unknown, v: unknown, path?: string) => void): void {
   const keys = Object.keys(value);
   const path = (k: string) => (at ? `${at}.${k}` : k);
-  if (Array.isArray(s.required)) for (const name of s.required) if (typeof name === 'string' && !(name in value)) fail(`${JSON.stringify(name)} is required`);
+  if (Array.isArray(s.required)) for (const name of s.required) if (typeof name === 'string' && !has(value, name)) fail(`${JSON.stringify(name)} is required`);
   if (typeof s.minProperties === 'number' && keys.length < s.minProperties) fail(`must have at least ${s.minProperties} properties (it has ${keys.length})`);
   if (typeof s.maxProperties === 'number' && keys.length > s.maxProperties) fail(`must have at most ${s.maxProperties} properties (it has ${keys.length})`);
   const properties = isPlain(s.properties) ? s.properties : {};
@@ -104,7 +145,7 @@ function objectRules(s: Schema, value: Record<string, unknown>, at: string, fail
   }
   if (isPlain(s.dependentRequired)) {
     for (const [k, needs] of Object.entries(s.dependentRequired)) {
-      if (k in value && Array.isArray(needs)) for (const n of needs) if (typeof n === 'string' && !(n in value)) fail(`${JSON.stringify(n)} is required when ${JSON.stringify(k)} is present`);
+      if (has(value, k) && Array.isArray(needs)) for (const n of needs) if (typeof n === 'string' && !has(value, n)) fail(`${JSON.stringify(n)} is required when ${JSON.stringify(k)} is present`);
     }
   }
 }
@@ -139,6 +180,11 @@ function resolveRef(root: unknown, ref: string): unknown {
     node = (node as Record<string, unknown>)[key];
   }
   return node ?? true;
+}
+
+/** An own property: `constructor`, `toString` or `__proto__` are not in `{}`, whatever JavaScript's prototype says. */
+function has(value: Record<string, unknown>, name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(value, name);
 }
 
 function isType(value: unknown, type: unknown): boolean {

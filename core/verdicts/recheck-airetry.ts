@@ -56,8 +56,10 @@ export function recheckAiretry(rawInput: unknown, result: AiretryResult): ClaimC
     const detail = `${spec.kind} on sample ${active}'s answer ${quote(text)}: ${passes ? 'passes' : 'fails'}`;
     claims.push(recomputed(claim, outcome.skipped ? !outcome.passed : passes === outcome.passed, detail));
   });
-  const every = result.checks.length === checks.length && truth.every(Boolean);
-  claims.push(recomputed(`success: ${result.success}`, result.success === every, `${truth.filter(Boolean).length} of ${checks.length} checks pass on the returned answer`));
+  // An extraction whose answer does not parse to its schema is no success, whatever the checks say.
+  const extracted = input.kind !== 'extract' || call.outputError === undefined;
+  const every = result.checks.length === checks.length && truth.every(Boolean) && extracted;
+  claims.push(recomputed(`success: ${result.success}`, result.success === every, `${truth.filter(Boolean).length} of ${checks.length} checks pass on the returned answer${extracted ? '' : `; its output does not match the extract schema (${call.outputError})`}`));
   if (result.verdict) {
     const judged = input.checks.some((c) => c.kind === 'llmJudge');
     const holds = result.verdict.by === 'checks' && result.verdict.verified === !judged;

@@ -1,6 +1,7 @@
 import { compileCheck } from '../../../core/airetry/checks';
 import { schemaProblems } from '../../../core/airetry/schema-exact';
 import { zodFromJsonSchema } from '../../../core/airetry/schema-patterns';
+import { AiretryInputSchema } from '../../../core/schemas/airetry-input';
 
 /**
  * JSON Schema checks hold every keyword by the standard's rules. Each case: a schema, a value,
@@ -35,6 +36,11 @@ const CASES: Array<[string, Record<string, unknown>, unknown, boolean]> = [
   ['prefixItems then items', { prefixItems: [{ type: 'string' }], items: { type: 'number' } }, ['a', 1, 'b'], false],
   ['exclusiveMaximum', { exclusiveMaximum: 3 }, 3, false],
   ['multipleOf', { multipleOf: 0.1 }, 0.3, true],
+  // A second outside attack: names every JavaScript object has are not properties of the answer.
+  ['required constructor, __proto__, toString', { type: 'object', required: ['constructor', '__proto__', 'toString'] }, { a: 'give json' }, false],
+  ['required valueOf, nested', { properties: { a: { type: 'object', required: ['valueOf'] } }, required: ['a'] }, { a: {} }, false],
+  ['anyOf of prototype names', { anyOf: [{ required: ['constructor'] }, { required: ['toString'] }] }, {}, false],
+  ['$ref to a prototype name', { $ref: '#/$defs/x', $defs: { x: { required: ['constructor'] } } }, {}, false],
 ];
 
 /** Where zod's reader is stricter than the standard (an object in `enum` compared by key order): a false failure, never a false pass. */
@@ -55,4 +61,21 @@ test('a jsonSchema check fails an answer that lacks a required name, saying whic
 
 test('runs recorded before grove-json-schema-exact keep zod\'s reading (their replay decides as it did)', () => {
   expect(zodFromJsonSchema({ type: 'object', required: ['approved'] }, 'linear', true, false).safeParse({ a: 1 }).success).toBe(true);
+});
+
+test('schemas whose $refs loop or fan out are refused before a run starts, naming the field', () => {
+  const defs: Record<string, unknown> = { d0: { type: 'integer' } };
+  for (let i = 1; i <= 40; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
+  const fanOut = { $ref: '#/$defs/d40', $defs: defs };
+  for (const schema of [fanOut, { $ref: '#' }, { $ref: '#/$defs/a', $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } }]) {
+    const parsed = AiretryInputSchema.safeParse({ prompt: 'p', checks: [{ kind: 'jsonSchema', schema }] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]!.path.join('.')).toBe('checks.0.schema');
+    expect(parsed.error!.issues[0]!.message).toMatch(/more than 200,000 positions/);
+  }
+  // A wide schema is fine: 40,000 properties.
+  const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`p${i}`, { type: 'integer' }])) };
+  expect(AiretryInputSchema.safeParse({ prompt: 'p', checks: [{ kind: 'jsonSchema', schema: wide }] }).success).toBe(true);
+  // And whatever reaches a check is bounded: the walk stops, failing, instead of running on.
+  expect(schemaProblems(fanOut, 'str').some((p) => p.includes('steps'))).toBe(true);
 });

@@ -94,6 +94,15 @@ describe('recheckAiretry (grove verify)', () => {
     expect(recheckAiretry(input, result).every((c) => c.holds === true)).toBe(true);
     expect(recheckAiretry(input, { ...result, output: { name: 'pear' } }).filter((c) => c.holds === false).map((c) => c.claim)).toEqual(['output is parsed from that answer']);
   });
+
+  test('extract: an answer that never parsed to the schema is no success, whatever the checks say; grove verify agrees', async () => {
+    const raw = { prompt: 'Extract.', kind: 'extract', schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'approved'] }, config: { maxRetries: 1, maxCalls: 2 }, checks: [{ kind: 'contains', value: '{' }] };
+    const { input, result } = await run(raw, ['{"a":"give json"}', '{"a":"give json"}']);
+    expect([result.output, result.success]).toEqual([undefined, false]);
+    expect(recheckAiretry(input, result).every((c) => c.holds !== false)).toBe(true);
+    // A forged success is named.
+    expect(recheckAiretry(input, { ...result, success: true }).find((c) => c.holds === false)?.detail).toMatch(/does not match the extract schema/);
+  });
 });
 
 describe('JSON Schema array bounds', () => {
