@@ -33,11 +33,16 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, more: { nam
   const pattern = new RegExp(needles.map(escapeRegExp).join('|'), 'g');
   // Then every JSON spelling of each value: any of its characters may be written as a \uXXXX
   // escape (either case), a slash as \/ (PHP's json_encode), a quote or backslash escaped.
-  const spellings = [...knownSecrets(env), ...more].map(({ name, value }) => ({ name, pattern: new RegExp(jsonSpelling(value), 'g') }));
+  // And every URL-encoding: any character literal or percent-escaped (either case), as encoders
+  // differ in what they leave alone (Python's quote() keeps '/', encodeURIComponent does not).
+  const spellings = [...knownSecrets(env), ...more].flatMap(({ name, value }) => [
+    { label: `${name} as json`, pattern: new RegExp(jsonSpelling(value), 'g') },
+    { label: `${name} as url`, pattern: new RegExp(urlSpelling(value), 'g') },
+  ]);
   return (text) => {
     if (typeof text !== 'string') return text;
     let out = text.replace(pattern, (found) => `[redacted ${labels.get(found)}]`);
-    for (const { name, pattern: spelled } of spellings) out = out.replace(spelled, `[redacted ${name} as json]`);
+    for (const { label, pattern: spelled } of spellings) out = out.replace(spelled, `[redacted ${label}]`);
     return out;
   };
 }
@@ -55,6 +60,18 @@ function jsonSpelling(value: string): string {
     if (ch === '/') forms.push('\\\\/');
     const short = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' }[ch];
     if (short) forms.push(`\\\\${short}`);
+    source += `(?:${forms.join('|')})`;
+  }
+  return source;
+}
+
+/** A pattern for every percent-encoding of `value`: each UTF-8 byte literal (when it is one character) or %XX in either case, a space also as '+'. */
+function urlSpelling(value: string): string {
+  let source = '';
+  for (const ch of value) {
+    const bytes = [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0').replace(/[a-f]/g, (c) => `[${c}${c.toUpperCase()}]`)}`).join('');
+    const forms = [bytes, escapeRegExp(ch)];
+    if (ch === ' ') forms.push('\\+');
     source += `(?:${forms.join('|')})`;
   }
   return source;

@@ -99,3 +99,11 @@ test('every JSON spelling of a secret is blanked: an escaped slash, \\u escapes 
   for (const s of spellings) expect(redact(`json_escaped => ${s} <=`)).toMatch(/^json_escaped => \[redacted RT2_SECRET_TOKEN( as json)?\] <=$/);
   expect(redact('sk-rt2-Zq8/Wx+Pv=Lm93h')).toBe('sk-rt2-Zq8/Wx+Pv=Lm93h'); // a part of it is not the secret
 });
+
+test('every URL-encoding of a secret is blanked: what an encoder leaves alone, escapes in either case, mixed', () => {
+  const secret = 'sk-rt3-Zq8/Wx+Pv=Lm93hT';
+  const redact = secretRedactor({ RT3_SECRET_TOKEN: secret });
+  for (const s of ['sk-rt3-Zq8/Wx%2BPv%3DLm93hT', 'sk-rt3-Zq8%2fWx%2BPv%3dLm93hT', 'sk-rt3-Zq8/Wx+Pv%3DLm93hT', '%73%6B-rt3-Zq8/Wx+Pv=Lm93hT']) {
+    expect(redact(`url => ${s} <=`)).toMatch(/^url => \[redacted RT3_SECRET_TOKEN( as (url|json))?\] <=$/);
+  }
+});
