@@ -230,7 +230,7 @@ function fitToolOutput(message: ToolMessage, limits: MessageLimits, maxOutputCha
   if (!longText && !longRaw) return fitted;
   const ref = messageRef(message);
   const { rawOutput: _left, ...rest } = message;
-  const content = longText ? `${cutOutput(rest.content, maxOutputChars)}; the whole output is message ${ref} in the message store]`.replace(' characters]; the whole', ' characters; the whole') : rest.content;
+  const content = longText ? cutOutput(rest.content, maxOutputChars, ref) : rest.content;
   return { message: { ...rest, content, cut: { ref, bytes: jsonBytes(message), ...(longText ? { keptChars: maxOutputChars } : {}) } }, whole: message };
 }
 

@@ -50,12 +50,14 @@ export function jsonSafeOutput(output: unknown): unknown {
 export const DEFAULT_MAX_OUTPUT_CHARS = 100_000;
 
 /**
- * A tool output cut to `maxChars`, with a note the model (and a person) can read saying so.
+ * A tool output cut to `maxChars`, with a note the model (and a person) can read saying so —
+ * and, given `wholeRef`, where the whole output is kept.
  *
  * @example
  * cutOutput('x'.repeat(10), 4) // 'xxxx\n[output cut: the first 4 of 10 characters]'
  */
-export function cutOutput(text: string, maxChars: number): string {
+export function cutOutput(text: string, maxChars: number, wholeRef?: string): string {
   if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n[output cut: the first ${maxChars} of ${text.length} characters]`;
+  const where = wholeRef ? `; the whole output is message ${wholeRef} in the message store` : '';
+  return `${text.slice(0, maxChars)}\n[output cut: the first ${maxChars} of ${text.length} characters${where}]`;
 }
