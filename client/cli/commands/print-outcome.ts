@@ -85,5 +85,7 @@ export function verdictLine(result: Record<string, any>): string | undefined {
   if (Array.isArray(result.attempts)) return codeFixerLines(result as CodeFixerResult)[2];
   const line = describeVerdict(result.verdict, { ok: result.success, yes: 'all checks passed', no: 'not all checks passed' });
   const failed = ((result.checks ?? []) as { name: string; passed: boolean; skipped?: boolean }[]).filter((c) => !c.passed);
+  // Every check passed, yet no success: an extraction whose answer never matched its schema.
+  if (!result.success && failed.length === 0) return describeVerdict(result.verdict, { ok: false, yes: '', no: 'no output: the answer does not match the extract schema' });
   return failed.length === 0 ? line : `${line}: ${failed.map((c) => `${c.name} ${c.skipped ? 'not checked' : 'failed'}`).join(', ')}`;
 }

@@ -26,3 +26,8 @@ test('the verdict line: never a bare "solved" for an unverified verdict; failed 
   );
   expect(verdictLine({ output: 'hi' })).toBeUndefined();
 });
+
+test('an extraction that never matched its schema says so, not that a check failed', () => {
+  const checks = { by: 'checks', verified: true } as const;
+  expect(verdictLine({ success: false, checks: [{ name: 'contains#0', passed: true }], verdict: checks })).toBe('no output: the answer does not match the extract schema (by deterministic checks)');
+});
