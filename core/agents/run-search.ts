@@ -1,4 +1,3 @@
-import { ALGORITHM_IMPLEMENTATIONS } from './algorithms';
 import { bestNode, maxScore } from './best-node';
 import { StopSearch, type SearchContext } from './search-context';
 import { giveUpIfAllFailed } from './evaluation-failures';
@@ -25,7 +24,7 @@ export async function runSearch(
   ctx: SearchContext,
   hooks: { beforeStep?: () => Promise<'continue' | 'handover' | SearchStop> } = {},
 ): Promise<SearchOutcome | 'handover'> {
-  const algorithm = ALGORITHM_IMPLEMENTATIONS[ctx.options.algorithm];
+  const algorithm = ctx.algorithm;
   if (ctx.state.counters.steps === 0 && Object.keys(ctx.state.algo).length === 0) algorithm.start(ctx);
   while (!ctx.state.stop) {
     const next = hooks.beforeStep ? await hooks.beforeStep() : 'continue';

@@ -1,4 +1,4 @@
-import type { SearchContext } from '../search-context';
+import type { SearchOps } from '../search/search-ops';
 import { exhausted, firstSolution, solved, type SearchAlgorithm } from './search-algorithm';
 
 interface AStarState {
@@ -15,6 +15,8 @@ interface AStarState {
  * Saplings' pure best-first on the score).
  */
 export const astar: SearchAlgorithm = {
+  traits: { candidatesPerStep: 'bFactor', evaluatesChildren: true, plannedWidth: false },
+
   start(ctx) {
     ctx.state.algo = { frontier: [[ctx.state.originId, 0, 0]], pushed: 1 } satisfies AStarState;
   },
@@ -60,7 +62,7 @@ function popBest(algo: AStarState): number {
  * order the calls finish in — attach the children, stop at the first solution, push the rest.
  * Expansions that no longer fit the budget go back on the frontier for a later round.
  */
-async function parallelStep(ctx: SearchContext, algo: AStarState): Promise<boolean> {
+async function parallelStep(ctx: SearchOps, algo: AStarState): Promise<boolean> {
   const picked: number[] = [];
   while (picked.length < ctx.options.parallelism && algo.frontier.length > 0) {
     const id = popBest(algo);
@@ -77,7 +79,7 @@ async function parallelStep(ctx: SearchContext, algo: AStarState): Promise<boole
   return true;
 }
 
-function priority(ctx: SearchContext, id: number): number {
+function priority(ctx: SearchOps, id: number): number {
   const node = ctx.node(id);
   return (node.score ?? 0) - ctx.options.pathCost * node.depth;
 }

@@ -11,6 +11,8 @@ interface BeamState {
  * for the whole level, only the best nodes it can pay for are expanded.
  */
 export const beam: SearchAlgorithm = {
+  traits: { candidatesPerStep: 'bFactor', evaluatesChildren: true, plannedWidth: false },
+
   start(ctx) {
     ctx.state.algo = { beam: [ctx.state.originId] } satisfies BeamState;
   },

@@ -11,6 +11,8 @@ interface CotState {
  * its score and `isSolution` compare with the search agents' (Saplings returned no score).
  */
 export const cot: SearchAlgorithm = {
+  traits: { candidatesPerStep: 1, evaluatesChildren: false, plannedWidth: false },
+
   start(ctx) {
     ctx.state.algo = { current: ctx.state.originId } satisfies CotState;
   },

@@ -1,5 +1,5 @@
 import { bestNode } from '../best-node';
-import type { SearchContext } from '../search-context';
+import type { SearchOps } from '../search/search-ops';
 import { exhausted, firstSolution, solved, type SearchAlgorithm } from './search-algorithm';
 
 interface GreedyState {
@@ -12,6 +12,8 @@ interface GreedyState {
  * to back up: a low-scoring text answer among the children still ends the run.
  */
 export const greedy: SearchAlgorithm = {
+  traits: { candidatesPerStep: 'bFactor', evaluatesChildren: true, plannedWidth: true },
+
   start(ctx) {
     ctx.state.algo = { current: ctx.state.originId } satisfies GreedyState;
   },
@@ -34,7 +36,7 @@ export const greedy: SearchAlgorithm = {
  * Greedy and chain-of-thought follow one node: after a rewind, the rewound node (expanded
  * next), or — when it is a finished answer (a replacement) — its parent, for new candidates.
  */
-export function resumeChain(ctx: SearchContext, nodeId: number): void {
+export function resumeChain(ctx: SearchOps, nodeId: number): void {
   const node = ctx.node(nodeId);
   (ctx.state.algo as unknown as GreedyState).current = ctx.isTerminal(nodeId) ? (node.parent ?? ctx.tree.rootId) : nodeId;
 }

@@ -1,5 +1,5 @@
 import { valueUct } from '../../scoring/score-node';
-import type { SearchContext } from '../search-context';
+import type { SearchOps } from '../search/search-ops';
 import { firstSolution, solved, type SearchAlgorithm } from './search-algorithm';
 
 interface MctsState {
@@ -26,6 +26,8 @@ interface MctsState {
  * searches below its node: selection starts there, and there it widens.
  */
 export const mcts: SearchAlgorithm = {
+  traits: { candidatesPerStep: 'bFactor', evaluatesChildren: true, plannedWidth: true },
+
   start(ctx) {
     ctx.state.algo = { rollouts: 0 } satisfies MctsState;
   },
@@ -74,7 +76,7 @@ export const mcts: SearchAlgorithm = {
  * together and kept in selection order. A round whose later expansions no longer fit the budget
  * runs the ones that do.
  */
-async function parallelStep(ctx: SearchContext, algo: MctsState): Promise<boolean> {
+async function parallelStep(ctx: SearchOps, algo: MctsState): Promise<boolean> {
   const inflight = (algo.inflight ??= []);
   while (inflight.length < ctx.options.parallelism && algo.rollouts + inflight.length < ctx.options.maxRollouts) {
     const leaf = select(ctx, inflight);
@@ -118,7 +120,7 @@ async function parallelStep(ctx: SearchContext, algo: MctsState): Promise<boolea
  * `busy`: leaves other rollouts are expanding (parallel MCTS) — never selected again, and each
  * counts as a lost visit on its path (virtual loss), so the next selection looks elsewhere.
  */
-function select(ctx: SearchContext, busy: number[] = []): number | undefined {
+function select(ctx: SearchOps, busy: number[] = []): number | undefined {
   const losses = virtualLosses(ctx, busy);
   let id = ctx.state.originId;
   for (;;) {
@@ -141,7 +143,7 @@ function select(ctx: SearchContext, busy: number[] = []): number | undefined {
 }
 
 /** Visits lost per node: one for every busy leaf below it (or at it). */
-function virtualLosses(ctx: SearchContext, busy: number[]): Map<number, number> {
+function virtualLosses(ctx: SearchOps, busy: number[]): Map<number, number> {
   const losses = new Map<number, number>();
   for (const leaf of busy) for (const node of ctx.tree.pathToRoot(leaf)) losses.set(node.id, (losses.get(node.id) ?? 0) + 1);
   return losses;
@@ -152,7 +154,7 @@ function virtualLosses(ctx: SearchContext, busy: number[]): Map<number, number> 
  * counting as one visit) averaged over visits + losses, the bonus over the same, with the
  * parent's visits + losses.
  */
-function withVirtualLoss(ctx: SearchContext, id: number, losses: Map<number, number>): number {
+function withVirtualLoss(ctx: SearchOps, id: number, losses: Map<number, number>): number {
   const node = ctx.node(id);
   const lost = losses.get(id) ?? 0;
   const n = Math.max(node.visits, 1);
@@ -163,7 +165,7 @@ function withVirtualLoss(ctx: SearchContext, id: number, losses: Map<number, num
 }
 
 /** Whether the subtree has a leaf that is not terminal and not busy (somewhere left to search). */
-function hasOpenLeaf(ctx: SearchContext, id: number, busy: number[] = []): boolean {
+function hasOpenLeaf(ctx: SearchOps, id: number, busy: number[] = []): boolean {
   const stack = [id];
   while (stack.length > 0) {
     const node = ctx.node(stack.pop()!);
@@ -178,13 +180,13 @@ function hasOpenLeaf(ctx: SearchContext, id: number, busy: number[] = []): boole
 }
 
 /** The best of freshly expanded children (ties: the first). */
-function best(ctx: SearchContext, ids: number[]): number | undefined {
+function best(ctx: SearchOps, ids: number[]): number | undefined {
   let top: number | undefined;
   for (const id of ids) if (top === undefined || (ctx.node(id).score ?? 0) > (ctx.node(top).score ?? 0)) top = id;
   return top;
 }
 
-function markSolved(ctx: SearchContext, id: number): false {
+function markSolved(ctx: SearchOps, id: number): false {
   for (const node of ctx.tree.pathToRoot(id)) ctx.tree.setData(node.id, { ...node.data, solved: true });
   ctx.tree.backpropagate(id, { visits: 1, value: ctx.node(id).score ?? 0 });
   return solved(ctx, id);
