@@ -8,10 +8,10 @@ import type { Message, Usage } from '../schemas/messages';
 import { retryConfig, type RetryConfig, type RetryConfigInput } from '../schemas/retry-config';
 import { SampleTree } from '../tree/sample-tree';
 import { InterventionQueue } from '../steering/intervention-queue';
-import type { CallIntervention, CallInterventionResult } from './interventions';
+import type { CallIntervention, CallInterventionResult } from './call-intervention';
 import type { OutputParser, ParsedOutput } from './output-parsers';
 import type { AICallPort, CallError } from './ports';
-import { runCall, type RunOptions } from './run-call';
+import { runCall, type RunnableCall, type RunOptions } from './run-call';
 
 export type AICallKind = 'generate' | 'extract' | 'classify' | 'scan';
 
@@ -45,7 +45,7 @@ export interface AICallOptions<T> {
  * await call.run();
  * call.output; // the answer text
  */
-export class AICall<T = string> {
+export class AICall<T = string> implements RunnableCall {
   readonly kind: AICallKind;
   readonly samples: SampleTree<ConversationDelta>;
   readonly refs = new ConversationRefs();
@@ -93,7 +93,7 @@ export class AICall<T = string> {
 
   /** Draws `config.nSamples` new samples from the active sample (the seeds' `run!`). */
   run(opts: RunOptions = {}): Promise<this> {
-    return runCall(this, opts) as Promise<this>;
+    return runCall(this, opts);
   }
 
   /** The active sample's conversation (a fresh array). */

@@ -1,6 +1,7 @@
 export * from './ai-call';
 export * from './airetry';
 export * from './evaluate-condition';
+export * from './feedback-delta';
 export * from './last-output';
 export * from './output-parsers';
 export * from './ports';

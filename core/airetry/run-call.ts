@@ -1,9 +1,33 @@
 import type { ConversationDelta } from '../conversation/delta';
 import { CallStateError } from '../errors';
 import type { ChatActivityResult } from '../schemas/llm-call';
-import type { AICall } from './ai-call';
-import { describeError } from './ports';
+import type { ConversationRefs } from '../hash/conversation-refs';
+import type { Ref } from '../hash/refs';
+import type { ChatParams } from '../schemas/chat-params';
+import type { Usage } from '../schemas/messages';
+import type { RetryConfig } from '../schemas/retry-config';
+import type { SampleTree } from '../tree/sample-tree';
+import { describeError, type AICallPort, type CallError } from './ports';
 import { mapLimit } from '../agents/map-limit';
+
+/** What a run reads and writes of its AI call (an `AICall` has it all). */
+export interface RunnableCall {
+  readonly samples: SampleTree<ConversationDelta>;
+  readonly refs: ConversationRefs;
+  readonly parser: { params?: ChatParams };
+  readonly config: RetryConfig;
+  model?: string;
+  apiKwargs: ChatParams;
+  activeSampleId: number;
+  success?: boolean;
+  error?: CallError;
+  port?: AICallPort;
+  /** How many model requests were sent. */
+  requests: number;
+  pathRef(sampleId: number): Ref;
+  setPathRef(sampleId: number, ref: Ref): void;
+  addUsage(usage: Usage): void;
+}
 
 export interface RunOptions {
   /**
@@ -32,7 +56,7 @@ export const TEMPERATURE_NUDGE = 1e-3;
  * await runCall(call);                       // first samples from the prompt
  * await runCall(call, { send: feedbackDelta }); // a retry with feedback
  */
-export async function runCall<T>(call: AICall<T>, opts: RunOptions = {}): Promise<AICall<T>> {
+export async function runCall<C extends RunnableCall>(call: C, opts: RunOptions = {}): Promise<C> {
   const port = call.port;
   if (!port) throw new CallStateError('this AI call has no port to run on (create it inside a workflow, or give it a port)');
   const parent = call.samples.findNode(call.activeSampleId) ?? call.samples.root;
@@ -89,8 +113,8 @@ export async function runCall<T>(call: AICall<T>, opts: RunOptions = {}): Promis
   return call;
 }
 
-function addSamples<T>(
-  call: AICall<T>,
+function addSamples(
+  call: RunnableCall,
   parentId: number,
   sendPath: string,
   send: ConversationDelta | undefined,

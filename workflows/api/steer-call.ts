@@ -1,6 +1,6 @@
 import { condition, defineQuery, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { AICall } from '../../core/airetry/ai-call';
-import type { CallInterventionResult } from '../../core/airetry/interventions';
+import type { CallInterventionResult } from '../../core/airetry/call-intervention';
 import { FeedbackRequestSchema, StopRequestSchema, TreeRewindRequestSchema, type FeedbackRequest, type HumanAction, type StopRequest, type TreeRewindRequest } from '../../core/schemas/steering';
 import { ActionLog } from '../../core/steering/action-log';
 import type { QueuedIntervention } from '../../core/steering/intervention-queue';
