@@ -24,9 +24,10 @@ export type { GroveTelemetry, GroveTelemetryOptions } from '../activities/teleme
 export { GroveInputError } from '../core/schemas/parse-input';
 export type { AgentInput } from '../core/agents/agent-options';
 export type { AgentResult } from '../core/agents/agent-result';
-export type { AiretryInput, AiretryResult } from '../core/schemas/airetry-input';
-export type { GenerateInput, GenerateResult } from '../core/schemas/generate';
-export type { SendResult, SessionInput, SessionResult } from '../core/schemas/session';
+export type { AiretryInput, AiretryResult } from '../core/airetry/airetry-input';
+export type { GenerateInput, GenerateResult } from '../core/generate/generate-input';
+export type { SendResult, SessionResult } from '../core/session/session-result';
+export type { SessionInput } from '../core/session/session-input';
 export type { HumanAction } from '../core/schemas/steering';
 export type { Verdict, Judge } from '../core/verdicts/verdict';
 export type { VerifyReport, ClaimCheck } from '../core/verdicts/claims';

@@ -2,10 +2,11 @@ import type { z } from 'zod';
 import { AgentInputSchema } from '../core/agents/agent-options';
 import type { RunKindName as KindName } from '../core/runs/run-kind-names';
 import { AgentResultSchema, type AgentResult } from '../core/agents/agent-result';
-import { CodeFixerInputSchema, CodeFixerResultSchema, type CodeFixerResult } from '../core/schemas/code-fixer-input';
-import { AiretryInputSchema, AiretryResultSchema, type AiretryResult } from '../core/schemas/airetry-input';
-import { GenerateInputSchema, GenerateResultSchema, type GenerateResult } from '../core/schemas/generate';
-import { SessionInputSchema, SessionResultSchema, type SessionResult } from '../core/schemas/session';
+import { CodeFixerInputSchema, CodeFixerResultSchema, type CodeFixerResult } from '../core/code/code-fixer-input';
+import { AiretryInputSchema, AiretryResultSchema, type AiretryResult } from '../core/airetry/airetry-input';
+import { GenerateInputSchema, GenerateResultSchema, type GenerateResult } from '../core/generate/generate-input';
+import { SessionInputSchema } from '../core/session/session-input';
+import { SessionResultSchema, type SessionResult } from '../core/session/session-result';
 
 /**
  * The ready-made workflows a client can start by name, each with its input schema (checked

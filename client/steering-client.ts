@@ -2,7 +2,8 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailed
 import { ApplicationFailure } from '@temporalio/common';
 import { userInfo } from 'node:os';
 import { parseInput } from '../core/schemas/parse-input';
-import type { SendResult, SessionInput, SessionResult } from '../core/schemas/session';
+import type { SendResult, SessionResult } from '../core/session/session-result';
+import type { SessionInput } from '../core/session/session-input';
 import {
   ApprovalRequestSchema,
   CloseRequestSchema,

@@ -3,7 +3,7 @@ import { callFromInput, runChecks, type CheckOutcome } from '../core/airetry/rea
 import { callResult } from '../core/airetry/check-claims';
 import type { JudgeRunner } from '../core/airetry/checks';
 import { RetryBudgetError } from '../core/errors';
-import { AiretryInputSchema, type AiretryInput, type AiretryResult } from '../core/schemas/airetry-input';
+import { AiretryInputSchema, type AiretryInput, type AiretryResult } from '../core/airetry/airetry-input';
 import { exposeCall, treeText } from './api/expose-call';
 import { steerCall } from './api/steer-call';
 import { llmJudge } from './api/llm-judge';

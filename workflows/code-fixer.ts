@@ -3,7 +3,7 @@ import { patched, setCurrentDetails } from '@temporalio/workflow';
 import { AICall, callSummary } from '../core/airetry/ai-call';
 import { textOutput } from '../core/airetry/output-parsers';
 import { runCodeFixer } from '../core/code/code-fixer';
-import { CodeFixerInputSchema, type CodeFixerInput, type CodeFixerResult } from '../core/schemas/code-fixer-input';
+import { CodeFixerInputSchema, type CodeFixerInput, type CodeFixerResult } from '../core/code/code-fixer-input';
 import { promptConversation } from '../core/schemas/prompt-conversation';
 import { exposeCall, treeText } from './api/expose-call';
 import { workflowPort, workflowRng } from './api/workflow-port';

@@ -1,5 +1,5 @@
 import { ConversationRefs } from '../core/hash/conversation-refs';
-import { GenerateInputSchema, type GenerateInput, type GenerateResult } from '../core/schemas/generate';
+import { GenerateInputSchema, type GenerateInput, type GenerateResult } from '../core/generate/generate-input';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { promptConversation } from '../core/schemas/prompt-conversation';
 import { llmPort } from './lib/llm-port';

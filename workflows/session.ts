@@ -1,7 +1,8 @@
 import { allHandlersFinished, condition, continueAsNew, defineQuery, defineUpdate, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import type { Message } from '../core/schemas/messages';
-import { SessionInputSchema, type SendResult, type SessionInput, type SessionResult } from '../core/schemas/session';
+import { SessionInputSchema, type SessionInput } from '../core/session/session-input';
+import { type SendResult, type SessionResult } from '../core/session/session-result';
 import {
   CloseRequestSchema,
   FeedbackRequestSchema,

@@ -1,5 +1,5 @@
 import type { AgentInput } from '../../core/agents/agent-options';
-import type { AiretryInput } from '../../core/schemas/airetry-input';
+import type { AiretryInput } from '../../core/airetry/airetry-input';
 import { benchQueue, type BenchEnv } from '../lib/bench-env';
 import { spread, type Benchmark, type Row } from '../lib/benchmark';
 import { agentInProcess, airetryInProcess } from '../lib/in-process-runs';

@@ -8,7 +8,7 @@ import { SearchContext } from '../../core/agents/search-context';
 import { SearchState } from '../../core/agents/search-state';
 import { callFromInput, runChecks } from '../../core/airetry/ready-made';
 import { seededRandom } from '../../core/random';
-import { AiretryInputSchema, type AiretryInput } from '../../core/schemas/airetry-input';
+import { AiretryInputSchema, type AiretryInput } from '../../core/airetry/airetry-input';
 import type { Message } from '../../core/schemas/messages';
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import { multiplicationChecker } from '../../examples/evaluators/multiplication-checker';

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { AgentResult } from '../../core/agents/agent-result';
-import type { AiretryResult } from '../../core/schemas/airetry-input';
-import type { CodeFixerResult } from '../../core/schemas/code-fixer-input';
+import type { AiretryResult } from '../../core/airetry/airetry-input';
+import type { CodeFixerResult } from '../../core/code/code-fixer-input';
 import { notRecomputable, recomputed, verifyReport, type ClaimCheck, type VerifyReport } from '../../core/verdicts/claims';
 import { recheckAgent, recheckCodeFixer } from '../../core/verdicts/recheck-agent';
 import { recheckAiretry } from '../../core/verdicts/recheck-airetry';

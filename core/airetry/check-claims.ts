@@ -1,6 +1,6 @@
 import { sha256Hex } from '../hash/sha256';
 import { DEFAULT_MODEL_NAME, type Judge, type Verdict } from '../verdicts/verdict';
-import type { AiretryResult } from '../schemas/airetry-input';
+import type { AiretryResult } from './airetry-input';
 import { callSummary, type AICall } from './ai-call';
 import { answerText, type CheckKind, type CheckSpec, type CompiledCheck } from './checks';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RandomSource } from '../random';
-import type { AiretryInputSchema } from '../schemas/airetry-input';
+import type { AiretryInputSchema } from './airetry-input';
 import { promptConversation } from '../schemas/prompt-conversation';
 import { userMessage, type Message } from '../schemas/messages';
 import { ConversationDeltaSchema, type ConversationDelta } from '../conversation/delta';

@@ -1,4 +1,4 @@
-import { DEFAULT_SYSTEM_PROMPT } from './generate';
+import { DEFAULT_SYSTEM_PROMPT } from './prompt-input';
 import { systemMessage, userMessage, type Message } from './messages';
 
 /**

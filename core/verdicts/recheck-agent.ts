@@ -1,7 +1,7 @@
 import { AgentInputSchema } from '../agents/agent-options';
 import { finalAnswer, type AgentResult } from '../agents/agent-result';
 import type { AgentNode } from '../agents/agent-node';
-import { CodeFixerInputSchema, type CodeFixerResult } from '../schemas/code-fixer-input';
+import { CodeFixerInputSchema, type CodeFixerResult } from '../code/code-fixer-input';
 import { extractCode } from '../code/extract-code';
 import { materialize, type ConversationDelta } from '../conversation/delta';
 import { messageText } from '../schemas/messages';

@@ -4,7 +4,7 @@ import { outputParserOf } from '../airetry/ready-made';
 import { deepEqual } from '../conversation/deep-equal';
 import { materialize, type ConversationDelta } from '../conversation/delta';
 import { sha256Hex } from '../hash/sha256';
-import { AiretryInputSchema, type AiretryResult } from '../schemas/airetry-input';
+import { AiretryInputSchema, type AiretryResult } from '../airetry/airetry-input';
 import { SampleTree } from '../tree/sample-tree';
 import { notRecomputable, quote, recomputed, type ClaimCheck } from './claims';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { GenerateResultSchema } from '../../core/schemas/generate';
+import { GenerateResultSchema } from '../../core/generate/generate-input';
 import { GroveKind, GroveStatus } from '../../workflows/search-attributes';
 import { integrationSuite } from '../support/integration-suite';
 import { ensurePythonTemporalio } from '../support/python-temporalio';

@@ -1,6 +1,6 @@
 import { replayRun } from '../../client/replay/replay';
 import { AgentResultSchema } from '../../core/agents/agent-result';
-import { AiretryResultSchema } from '../../core/schemas/airetry-input';
+import { AiretryResultSchema } from '../../core/airetry/airetry-input';
 import { quickstartInput } from '../support/in-process-agent';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';

@@ -3,7 +3,7 @@
  * second before it does anything — a timer where the recorded histories have other commands.
  */
 import { sleep } from '@temporalio/workflow';
-import type { GenerateInput, GenerateResult } from '../../core/schemas/generate';
+import type { GenerateInput, GenerateResult } from '../../core/generate/generate-input';
 import { generate as recorded } from '../../workflows/generate';
 
 export { airetry, agent } from '../../workflows';

@@ -1,4 +1,4 @@
-import type { AiretryInput } from '../../core/schemas/airetry-input';
+import type { AiretryInput } from '../../core/airetry/airetry-input';
 
 export const COLOR_PROMPT = 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only';
 

@@ -1,4 +1,4 @@
-import { AiretryInputSchema, type AiretryResult } from '../../core/schemas/airetry-input';
+import { AiretryInputSchema, type AiretryResult } from '../../core/airetry/airetry-input';
 import { facts, oneLine, type RunAdapter, type RunReader, type RunSnapshot } from './run-adapter';
 import { readSampleRun, sampleSnapshot } from './sample-snapshot';
 

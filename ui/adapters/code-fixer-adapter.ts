@@ -1,7 +1,7 @@
 import type { ConversationDelta } from '../../core/conversation/delta';
 import type { CodeLanguage } from '../../core/code/code-outcome';
 import { extractCode } from '../../core/code/extract-code';
-import { CodeFixerInputSchema, type CodeFixerResult } from '../../core/schemas/code-fixer-input';
+import { CodeFixerInputSchema, type CodeFixerResult } from '../../core/code/code-fixer-input';
 import { messageText } from '../../core/schemas/messages';
 import type { TreeNode } from '../../core/tree/tree-node';
 import { messageLabel } from './labels';

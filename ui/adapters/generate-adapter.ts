@@ -1,4 +1,4 @@
-import { GenerateInputSchema, type GenerateResult } from '../../core/schemas/generate';
+import { GenerateInputSchema, type GenerateResult } from '../../core/generate/generate-input';
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import type { NodeParts, ViewNode } from '../model/view-tree';
 import { messageLabel, promptLabel } from './labels';

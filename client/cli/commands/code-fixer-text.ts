@@ -1,5 +1,5 @@
 import { shorten } from '../../../core/conversation/preview';
-import type { CodeFixerResult } from '../../../core/schemas/code-fixer-input';
+import type { CodeFixerResult } from '../../../core/code/code-fixer-input';
 
 /**
  * A code fixer's answer as `grove run code-fixer` and `grove result` print it: the chosen code,

@@ -1,6 +1,6 @@
 import { formatCallTree } from '../../../core/airetry/format-call-tree';
 import type { ConversationDelta } from '../../../core/conversation/delta';
-import type { AiretryInput } from '../../../core/schemas/airetry-input';
+import type { AiretryInput } from '../../../core/airetry/airetry-input';
 import { SampleTree } from '../../../core/tree/sample-tree';
 import { GroveClient } from '../../grove-client';
 import { connectClient } from '../../temporal-server/connect';

@@ -1,7 +1,7 @@
 import type { RunOutcome } from '../../runs/run-outcome';
 import { describeRunState } from '../../runs/run-state';
-import type { CodeFixerResult } from '../../../core/schemas/code-fixer-input';
-import type { SessionResult } from '../../../core/schemas/session';
+import type { CodeFixerResult } from '../../../core/code/code-fixer-input';
+import type { SessionResult } from '../../../core/session/session-result';
 import { codeFixerLines } from './code-fixer-text';
 import { sessionLines } from './session';
 import { describeVerdict } from '../../../core/verdicts/describe-verdict';

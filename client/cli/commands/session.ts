@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseInput } from '../../../core/schemas/parse-input';
-import { SessionInputSchema, type SessionResult } from '../../../core/schemas/session';
+import { SessionInputSchema } from '../../../core/session/session-input';
+import { type SessionResult } from '../../../core/session/session-result';
 import { GroveClient } from '../../grove-client';
 import { parseCommandArgs, UsageError } from '../usage-error';
 import { formatMessage } from './inspect';

@@ -1,5 +1,5 @@
 import { codeFixerLines } from '../../../client/cli/commands/code-fixer-text';
-import type { CodeFixerResult } from '../../../core/schemas/code-fixer-input';
+import type { CodeFixerResult } from '../../../core/code/code-fixer-input';
 
 const base = (over: Partial<CodeFixerResult>): CodeFixerResult => ({
   success: true,

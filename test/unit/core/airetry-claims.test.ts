@@ -7,7 +7,7 @@ import { callResult, type CheckOutcome } from '../../../core/airetry/check-claim
 import { callFromInput, runChecks } from '../../../core/airetry/ready-made';
 import { sha256Hex } from '../../../core/hash/sha256';
 import { seededRandom } from '../../../core/random';
-import { AiretryInputSchema, type AiretryInput, type AiretryResult } from '../../../core/schemas/airetry-input';
+import { AiretryInputSchema, type AiretryInput, type AiretryResult } from '../../../core/airetry/airetry-input';
 import { recheckAiretry } from '../../../core/verdicts/recheck-airetry';
 import { inProcessOpenAI } from '../../../model-server';
 

@@ -1,6 +1,6 @@
 import { AgentInputSchema } from '../../../core/agents/agent-options';
 import { OVERRIDES_PREFIX, overridesFromReason, unsupportedOverrides, withOverrides } from '../../../core/runs/run-overrides';
-import { AiretryInputSchema } from '../../../core/schemas/airetry-input';
+import { AiretryInputSchema } from '../../../core/airetry/airetry-input';
 
 test('withOverrides applies a new model and budget in each kind’s own fields, and the result still validates', () => {
   const agent = withOverrides('agent', { algorithm: 'mcts', prompt: 'p', tools: ['t'], budget: { maxTokens: 9 } }, { model: 'm2', evaluatorModel: 'j2', budget: { maxCalls: 80 } });

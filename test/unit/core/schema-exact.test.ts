@@ -1,7 +1,7 @@
 import { compileCheck } from '../../../core/airetry/checks';
 import { schemaProblems } from '../../../core/airetry/schema-exact';
 import { zodFromJsonSchema } from '../../../core/airetry/schema-patterns';
-import { AiretryInputSchema } from '../../../core/schemas/airetry-input';
+import { AiretryInputSchema } from '../../../core/airetry/airetry-input';
 
 /**
  * JSON Schema checks hold every keyword by the standard's rules. Each case: a schema, a value,

@@ -5,7 +5,7 @@ import { createGroveActivities } from '../../../../activities/grove-activities';
 import { inProcessSessionPort } from '../../../../activities/in-process/ports';
 import { llmConfigFromEnv } from '../../../../activities/llm/llm-config';
 import { MemoryMessageStore } from '../../../../activities/store/memory-message-store';
-import { SessionInputSchema, type SessionInput } from '../../../../core/schemas/session';
+import { SessionInputSchema, type SessionInput } from '../../../../core/session/session-input';
 import { runTurn, type SessionContext } from '../../../../core/session/run-turn';
 import { SessionState } from '../../../../core/session/session-state';
 import type { ApprovalAsk, ApprovalOutcome } from '../../../../core/steering/approvals';

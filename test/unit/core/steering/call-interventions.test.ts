@@ -1,7 +1,7 @@
 import { AICall, airetry, textOutput, type AICallPort } from '../../../../core/airetry';
 import { runChecks } from '../../../../core/airetry/ready-made';
 import { messageRef } from '../../../../core/hash/refs';
-import { AiretryInputSchema } from '../../../../core/schemas/airetry-input';
+import { AiretryInputSchema } from '../../../../core/airetry/airetry-input';
 import { sha256Hex } from '../../../../core/hash/sha256';
 import { DEFAULT_MODEL_NAME } from '../../../../core/verdicts/verdict';
 import { messageText, systemMessage, userMessage, type Message } from '../../../../core/schemas/messages';

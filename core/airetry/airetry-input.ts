@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { INPUT_LIMITS } from './input-shape';
-import { CheckSpecSchema, JsonSchemaSpec } from '../airetry/checks';
-import { RetryConfigSchema } from './retry-config';
-import { PromptInputSchema } from './generate';
-import { MessageSchema, UsageSchema } from './messages';
+import { INPUT_LIMITS } from '../schemas/input-shape';
+import { CheckSpecSchema, JsonSchemaSpec } from './checks';
+import { RetryConfigSchema } from '../schemas/retry-config';
+import { PromptInputSchema } from '../schemas/prompt-input';
+import { MessageSchema, UsageSchema } from '../schemas/messages';
 import { ForkOriginSchema } from '../runs/fork';
 import { JudgeSchema, VerdictSchema } from '../verdicts/verdict';
 

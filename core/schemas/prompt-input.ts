@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from './input-shape';
 import { ChatParamsSchema } from './chat-params';
 import { LlmSettingsSchema } from './llm-settings';
-import { AssistantMessageSchema, MessageSchema, UsageSchema } from './messages';
+import { MessageSchema } from './messages';
 
 /** The seeds' default system message for a plain-string prompt. */
 export const DEFAULT_SYSTEM_PROMPT = 'Act as a helpful AI assistant';
@@ -28,18 +28,3 @@ export const PromptInputSchema = z.object({
   ),
   llm: LlmSettingsSchema.optional().describe('How model calls run as Temporal activities: task queue, timeouts, retries, reuse of paid results.'),
 });
-
-export const GenerateInputSchema = PromptInputSchema.strict().refine((v) => (v.prompt === undefined) !== (v.messages === undefined), {
-  message: 'give exactly one of `prompt` or `messages`',
-  path: ['prompt'],
-});
-export type GenerateInput = z.input<typeof GenerateInputSchema>;
-
-export const GenerateResultSchema = z.object({
-  output: z.string().nullable().describe("The answer's text (null when the model answered with tool calls only)."),
-  message: AssistantMessageSchema.describe('The assistant message, as an OpenAI chat message.'),
-  conversation: z.array(MessageSchema).describe('The prompt conversation followed by the answer.'),
-  usage: UsageSchema.describe('Tokens the call used.'),
-  model: z.string().describe('The model that answered, as the endpoint named it.'),
-});
-export type GenerateResult = z.infer<typeof GenerateResultSchema>;

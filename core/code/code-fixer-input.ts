@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { VerdictSchema } from '../verdicts/verdict';
-import { CODE_LANGUAGES, codeOutcomeSchema } from '../code/code-outcome';
-import { RetryConfigSchema } from './retry-config';
-import { PromptInputSchema } from './generate';
-import { MessageSchema, UsageSchema } from './messages';
+import { CODE_LANGUAGES, codeOutcomeSchema } from './code-outcome';
+import { RetryConfigSchema } from '../schemas/retry-config';
+import { PromptInputSchema } from '../schemas/prompt-input';
+import { MessageSchema, UsageSchema } from '../schemas/messages';
 
 /**
  * Input of `code-fixer` runs (the ready-made workflow function `codeFixer`): the task, the
