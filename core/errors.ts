@@ -1,3 +1,5 @@
+import { AiretryFailure } from './failures';
+
 /**
  * Errors thrown by grove's core, each with a stable `name` that callers (and Temporal retry
  * policies, via `ApplicationFailure` types) can match on.
@@ -61,10 +63,10 @@ export class NoUserMessageError extends GroveError {
  * reached" (which the original never actually threw: its `throw` keyword shadowed `Base.throw`).
  */
 export class RetryBudgetError extends GroveError {
-  static override readonly errorName = 'GroveRetryBudgetExhausted';
+  static override readonly errorName = AiretryFailure.RetryBudgetExhausted;
 }
 
 /** An AI call was used before `run()`, or otherwise out of order. */
 export class CallStateError extends GroveError {
-  static override readonly errorName = 'GroveCallState';
+  static override readonly errorName = AiretryFailure.CallState;
 }

@@ -3,6 +3,7 @@
  * Everything here can run inside a Temporal workflow and in plain unit tests alike.
  */
 export * from './errors';
+export * from './failures';
 export * from './random';
 export * from './tree';
 export * from './conversation';

@@ -1,3 +1,5 @@
+import { RunFailure } from './failures';
+
 /**
  * Temporal's limits on what travels through it, as grove plans around them: one payload (a run's
  * input or result, an activity's input or result) may be at most 2 MB (the server's default
@@ -72,7 +74,7 @@ export function jsonBytes(value: unknown): number {
 }
 
 /** The failure type of a payload too large for Temporal (non-retryable: the same payload would fail again). */
-export const PAYLOAD_TOO_LARGE = 'GrovePayloadTooLarge';
+export const PAYLOAD_TOO_LARGE = RunFailure.PayloadTooLarge;
 
 /**
  * Why `value` cannot travel as one payload, naming `what`, its size and the limit; undefined

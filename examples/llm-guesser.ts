@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { aiGenerate, airetry, exposeCall, lastOutput, type AICall } from '../workflows/api';
 import { exampleResult, type ExampleResult } from './example-result';
+import { RunFailure } from '../core/failures';
 
 /**
  * The seeds' `llm_guesser`: the model guesses a number between 1 and 100 with feedback on the
@@ -12,7 +13,7 @@ import { exampleResult, type ExampleResult } from './example-result';
  */
 export async function llmGuesser(userNumber: number, opts: { model?: string; seed?: number } = {}): Promise<ExampleResult<string>> {
   if (!Number.isInteger(userNumber) || userNumber < 1 || userNumber > 100) {
-    throw ApplicationFailure.nonRetryable(`userNumber must be an integer from 1 to 100, got ${userNumber}`, 'GroveInvalidInput');
+    throw ApplicationFailure.nonRetryable(`userNumber must be an integer from 1 to 100, got ${userNumber}`, RunFailure.InvalidInput);
   }
   const prompt = "I'm thinking a number between 1-100. Guess which one it is. \nYou must respond only with digits and nothing else. \nYour guess:";
   const out = aiGenerate(prompt, {

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { InvalidConfigError } from '../../core/errors';
 import type { Message } from '../../core/schemas/messages';
-import { EvaluatorFailure } from './evaluator-failures';
+import { EvaluatorFailure } from '../../core/failures';
 
 /** What a custom evaluator gets besides the trajectory. */
 export interface EvaluatorContext {

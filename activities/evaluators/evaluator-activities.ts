@@ -10,7 +10,7 @@ import { createOpenAIClient } from '../llm/openai-client';
 import type { MessageStore } from '../store/message-store';
 import { resolveConversation } from '../store/resolve-conversation';
 import { defineEvaluator, LLM_EVALUATOR_NAME, runEvaluator, type EvaluatorDefinition } from './define-evaluator';
-import { EvaluatorFailure } from './evaluator-failures';
+import { EvaluatorFailure } from '../../core/failures';
 import { secretRedactor } from '../secrets/secret-redactor';
 import { evaluateWithLlm, type LlmEvaluatorSpec } from './llm-evaluator';
 import type { StepTelemetry } from '../telemetry/step-telemetry';

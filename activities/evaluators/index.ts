@@ -14,7 +14,7 @@ export {
   type EvaluatorDefinition,
   type EvaluatorOutput,
 } from './define-evaluator';
-export { EvaluatorFailure, NON_RETRYABLE_EVALUATOR_FAILURES } from './evaluator-failures';
+export { EvaluatorFailure, NON_RETRYABLE_EVALUATOR_FAILURES } from '../../core/failures';
 export {
   evaluateWithLlm,
   DEFAULT_EVALUATOR_PROMPT,

@@ -8,7 +8,7 @@ import { usageOf } from '../llm/chat';
 import { compatCompletion } from '../llm/compat-completion';
 import { sharedCompat, type ProviderCompat } from '../llm/provider-compat';
 import type { LlmConfig } from '../llm/llm-config';
-import { EvaluatorFailure } from './evaluator-failures';
+import { EvaluatorFailure } from '../../core/failures';
 import { combineEvaluations, parseEvaluation } from './parse-evaluation';
 import { renderTrajectory, type RenderOptions } from './render-trajectory';
 import type { StepTelemetry } from '../telemetry/step-telemetry';

@@ -4,7 +4,7 @@ import { withConversation } from '../../core/hash/with-conversation';
 import type { SessionPort } from '../../core/session/run-turn';
 import type { ApprovalAsk, ApprovalOutcome } from '../../core/steering/approvals';
 import type { GroveActivities } from '../grove-activities';
-import { failedEvaluation } from '../evaluators/evaluator-failures';
+import { failedEvaluation } from '../../core/agents/evaluation-failures';
 
 /**
  * The ports of grove's algorithms, implemented by calling the activities as plain functions in

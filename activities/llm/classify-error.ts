@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
-import { LlmFailure } from '../../core/schemas/llm-failures';
+import { LlmFailure } from '../../core/failures';
 import { isValidationMessage } from './provider-compat';
 import { activityContext, activityMaxRetryIntervalMs } from '../activity-context';
 
-export { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
+export { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/failures';
 
 export interface CallContext {
   baseURL: string;

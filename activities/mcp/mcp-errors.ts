@@ -1,17 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { McpFailure } from '../../core/failures';
 
-/**
- * Stable failure types of MCP tool calls. Only what the worker cannot fix by answering the model
- * fails the activity — a server that cannot be started or reached, dies, or does not answer in
- * time — and Temporal's retry policy decides what happens next (the next attempt starts the
- * server again). Whatever the server answers, an error included, becomes a tool message.
- */
-export const McpFailure = {
-  /** The server could not be started or reached, or closed the connection during the call. Retryable. */
-  Unavailable: 'GroveMcpUnavailable',
-  /** The server did not answer within the server's `timeoutMs` (or `startTimeoutMs` while starting). Retryable. */
-  Timeout: 'GroveMcpTimeout',
-} as const;
+export { McpFailure } from '../../core/failures';
+
 
 /**
  * A retryable failure of one MCP server, naming it; `details` carries the server name so a

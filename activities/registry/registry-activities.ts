@@ -1,11 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { entryKeys } from '../../core/fleet/registry';
 import type { RegistryRead, RegistryReadInput } from '../../core/schemas/fleet';
-import { RegistryFailure } from '../../core/schemas/fleet';
+import { RegistryFailure } from '../../core/failures';
 import type { FleetState, Peer } from './worker-registry';
 import type { RegistryEntry } from '../../core/fleet/registry';
-import { ToolFailure } from '../tools/tool-errors';
-import { EvaluatorFailure } from '../evaluators/evaluator-failures';
+import { ToolFailure } from '../../core/failures';
+import { EvaluatorFailure } from '../../core/failures';
 
 /**
  * The activities a run asks about its workers' registries.

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ConversationInput } from '../../core/hash/conversation-refs';
 import { rebuildConversation } from '../../core/hash/rebuild-conversation';
 import { messageRef, pathRef, type PathRecord, type Ref } from '../../core/hash/refs';
-import { LlmFailure } from '../../core/schemas/llm-failures';
+import { LlmFailure, StoreFailure } from '../../core/failures';
 import type { Message } from '../../core/schemas/messages';
 import { activityContext } from '../activity-context';
 import { historyReader } from './history-recovery';
@@ -24,10 +24,10 @@ let warnedNotShared = false;
 export async function resolveConversation(store: MessageStore, input: ConversationInput): Promise<Message[]> {
   const { paths = {}, messages = {} } = input.writes ?? {};
   for (const [ref, message] of Object.entries(messages)) {
-    if (messageRef(message) !== ref) throw ApplicationFailure.nonRetryable(`message does not match its ref ${ref}`, 'GroveBadRef');
+    if (messageRef(message) !== ref) throw ApplicationFailure.nonRetryable(`message does not match its ref ${ref}`, StoreFailure.BadRef);
   }
   for (const [ref, record] of Object.entries(paths)) {
-    if (pathRef(record) !== ref) throw ApplicationFailure.nonRetryable(`path record does not match its ref ${ref}`, 'GroveBadRef');
+    if (pathRef(record) !== ref) throw ApplicationFailure.nonRetryable(`path record does not match its ref ${ref}`, StoreFailure.BadRef);
   }
   const owner = currentOwner();
   await store.put({ ...messages, ...paths }, owner);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GroveError } from '../../core/errors';
 import type { ToolSpec } from '../../core/schemas/agent-activities';
 import type { Message } from '../../core/schemas/messages';
+import { ToolFailure } from '../../core/failures';
 
 /** What a tool's `run` gets besides its arguments (Saplings' `trajectory` keyword, plus cancellation). */
 export interface ToolContext {
@@ -71,7 +72,7 @@ export type AnyToolDefinition = ToolDefinition<z.ZodType, any>;
 
 /** A tool definition that can never work (bad name, schema that is not a JSON object...), or two tools with one name. */
 export class ToolDefinitionError extends GroveError {
-  static override readonly errorName = 'GroveInvalidToolDefinition';
+  static override readonly errorName = ToolFailure.InvalidDefinition;
 }
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,14 +1,5 @@
 import { formatIssuePath, type IssueList } from '../../core/schemas/errors';
 
-/**
- * Stable failure types of the tool activities. Only problems of the worker's setup fail an
- * activity; whatever the model got wrong becomes a tool message (see `model-facing texts` below).
- */
-export const ToolFailure = {
-  /** `groveDescribeTools` / `groveActiveTools` named a tool this worker does not register. */
-  UnknownTool: 'GroveUnknownTool',
-} as const;
-
 /*
  * Model-facing texts. The model reads them on its next turn (and the evaluator scores them), so
  * each says what went wrong and what would work. They all start with "Error:" so a reader (or

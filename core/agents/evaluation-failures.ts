@@ -1,5 +1,6 @@
 import { shorten } from '../conversation/preview';
 import { GroveError } from '../errors';
+import { EvaluatorFailure, RunFailure } from '../failures';
 import type { EvaluateResult } from '../schemas/agent-activities';
 import type { AgentNode } from './agent-node';
 import type { SearchState } from './search-state';
@@ -9,7 +10,7 @@ import type { SearchState } from './search-state';
  * naming it, with the last reason.
  */
 export class EvaluationsFailedError extends GroveError {
-  static override readonly errorName = 'GroveEvaluationsFailed';
+  static override readonly errorName = RunFailure.EvaluationsFailed;
 }
 
 /**
@@ -71,4 +72,22 @@ function lastReason(state: SearchState): string | undefined {
   let reason: string | undefined;
   for (const node of state.tree.preorder()) reason = node.data.evaluationFailed ?? reason;
   return reason;
+}
+
+/**
+ * A custom evaluator's failure (`GroveEvaluatorFailed`: it threw, or returned a score that is
+ * not a finite number in [0, 1]) as a failed evaluation: score 0, `failed` saying why. The
+ * search records it on the node (never a solution) and goes on; any other error is not one and
+ * gives `undefined` (rethrow it). Duck-typed through the cause chain, so it reads an
+ * `ActivityFailure` in a workflow and the `ApplicationFailure` itself in process alike.
+ *
+ * @example
+ * const evaluation = await evaluate(input).catch((err) => failedEvaluation(err) ?? Promise.reject(err));
+ */
+export function failedEvaluation(err: unknown): { score: number; reasoning: string; failed: string; usage: { promptTokens: number; completionTokens: number; totalTokens: number } } | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if ((e as { type?: unknown }).type !== EvaluatorFailure.Failed) continue;
+    return { score: 0, reasoning: '', failed: e.message, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+  }
+  return undefined;
 }

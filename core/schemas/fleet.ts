@@ -37,12 +37,6 @@ export interface RunRegistry {
   entries: RegistryEntry[];
 }
 
-/** Stable failure types of the registry checks. */
-export const RegistryFailure = {
-  /** A worker lacks what a run names, or has a different registry than the run's. */
-  Mismatch: 'GroveRegistryMismatch',
-} as const;
-
 /**
  * A run's `registry` field: the fingerprint of the registry its tools must come from (`grove
  * workers` lists them). Without it, a run uses the registry of the worker that starts it.

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { formatIssuePath } from './errors';
+import { RunFailure } from '../failures';
 
 /**
  * Thrown for input that does not match its schema; the message is one line naming each bad
@@ -7,7 +8,7 @@ import { formatIssuePath } from './errors';
  * Its name doubles as the Temporal failure type when a workflow rejects its input.
  */
 export class GroveInputError extends Error {
-  override name = 'GroveInvalidInput';
+  override name = RunFailure.InvalidInput;
 }
 
 /**

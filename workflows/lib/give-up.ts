@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { activityKind, isToolActivity } from '../../core/runs/activity-kinds';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
+import { LlmFailure, RunFailure } from '../../core/failures';
 
 /** The retry bounds a run's activities were scheduled with (its `llm` settings). */
 export type RetryBounds = Pick<LlmSettings, 'retryWindowMs' | 'maxAttempts'>;
@@ -38,7 +39,7 @@ export function retriesExhausted(err: unknown, bounds: RetryBounds): { message: 
         ? 'none (an attempt was still running when the window closed)'
         : 'none recorded';
   // Without an error of its own, a call that ran out of time is a timeout (the type a model call's timeout has).
-  return { message: `${what} gave up: ${bound}; last error: ${lastError}`, type: last?.type ?? (timeouts.length > 0 ? 'GroveTimeout' : 'GroveRetriesExhausted') };
+  return { message: `${what} gave up: ${bound}; last error: ${lastError}`, type: last?.type ?? (timeouts.length > 0 ? LlmFailure.Timeout : RunFailure.RetriesExhausted) };
 }
 
 function attemptCap(activityType: string, bounds: RetryBounds): number {

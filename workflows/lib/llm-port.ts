@@ -4,7 +4,7 @@ import type { ConversationRefs } from '../../core/hash/conversation-refs';
 import type { Ref } from '../../core/hash/refs';
 import { withConversation } from '../../core/hash/with-conversation';
 import type { ChatActivityResult, ChatRequest, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
-import { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/schemas/llm-failures';
+import { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/failures';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
 import { activityOptions } from './activity-options';
 import { afterResult } from './resume-point';

@@ -2,6 +2,7 @@ import { ApplicationFailure, patched, proxyLocalActivities, workflowInfo } from 
 import type { createPolicyActivities } from '../../activities/policy/load-policy';
 import { policyViolations, type OperatorPolicy } from '../../core/policy/operator-policy';
 import { patchId } from '../patches';
+import { RunFailure } from '../../core/failures';
 
 /** Change id: runs read their worker's operator policy at start and are held to it. */
 export const OPERATOR_POLICY = patchId('grove-operator-policy');
@@ -24,6 +25,6 @@ export async function enforcePolicy(kind: string, input: Record<string, unknown>
   if (!patched(OPERATOR_POLICY)) return undefined;
   const policy = await policyActivities.grovePolicy();
   const problems = policyViolations(kind, input, policy, workflowInfo().taskQueue);
-  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid ${kind} input: ${problems.join('; ')}`, 'GroveInvalidInput');
+  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`invalid ${kind} input: ${problems.join('; ')}`, RunFailure.InvalidInput);
   return policy;
 }

@@ -1,7 +1,8 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, log, patched, proxyActivities, proxyLocalActivities, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { createRegistryActivities } from '../../activities/registry/registry-activities';
 import { entryKeys, formatDifferences, registryDifferences, registryQueue } from '../../core/fleet/registry';
-import { RegistryFailure, type RegistryRead, type RegistryReadInput, type RunRegistry } from '../../core/schemas/fleet';
+import { RegistryFailure } from '../../core/failures';
+import { type RegistryRead, type RegistryReadInput, type RunRegistry } from '../../core/schemas/fleet';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
 import { patchId } from '../patches';
 

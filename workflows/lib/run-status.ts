@@ -5,6 +5,7 @@ import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from 
 import { retriesExhausted, type RetryBounds } from './give-up';
 import { workflowTracing } from './telemetry-hook';
 import { patchId } from '../patches';
+import { RunFailure } from '../../core/failures';
 
 export type { RunStatus } from '../../core/schemas/run-status';
 
@@ -60,7 +61,7 @@ export function failRun(err: unknown, final: FinalCounters = {}, bounds?: RetryB
   const root = firstApplicationFailure(err);
   const gaveUp = bounds && retriesExhausted(err, bounds);
   // grove's own errors carry stable names (e.g. GroveEvaluationsFailed): the failure type callers match on.
-  const type = gaveUp?.type ?? root?.type ?? (GroveError.isInstance(err) && err.name.startsWith('Grove') ? err.name : 'GroveRunFailed');
+  const type = gaveUp?.type ?? root?.type ?? (GroveError.isInstance(err) && err.name.startsWith('Grove') ? err.name : RunFailure.RunFailed);
   const message = gaveUp?.message ?? root?.message ?? (err instanceof Error ? err.message : String(err));
   throw ApplicationFailure.create({ message, type, nonRetryable: true, cause: err instanceof Error ? err : undefined });
 }

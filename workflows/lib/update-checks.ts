@@ -2,9 +2,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, setHandler } from '@temporalio/workflow';
 import type { z } from 'zod';
 import { GroveInputError, parseInput } from '../../core/schemas/parse-input';
-
-/** Failure type of an update that is well-formed but cannot apply now (a finished run, a bad `n`, no pending call). */
-export const UPDATE_REJECTED = 'GroveUpdateRejected';
+import { RunFailure } from '../../core/failures';
 
 /**
  * Parses an update's arguments in its validator (and again in its handler): a bad field is
@@ -31,7 +29,7 @@ export function parseUpdate<S extends z.ZodType>(schema: S, value: unknown, what
  * if (state.closed) rejectUpdate('send', 'the session is closed');
  */
 export function rejectUpdate(what: string, reason: string): never {
-  throw ApplicationFailure.nonRetryable(`${what} rejected: ${reason}`, UPDATE_REJECTED);
+  throw ApplicationFailure.nonRetryable(`${what} rejected: ${reason}`, RunFailure.UpdateRejected);
 }
 
 /**
