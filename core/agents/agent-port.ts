@@ -24,7 +24,6 @@ export interface AgentPort {
    */
   approve?(ask: ApprovalAsk): Promise<ApprovalOutcome>;
   nowMs(): number;
-  log?(message: string): void;
   /** Called after each search step (progress reporting: search attributes, details). */
   onStep?(progress: SearchProgress): void;
   /**

@@ -1,5 +1,3 @@
-import { type Message, messageText } from '../schemas/messages';
-
 /** `{{name}}`, with optional spaces inside the braces; names are identifiers. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
@@ -23,32 +21,4 @@ export function renderTemplate(text: string, vars: Record<string, unknown>): str
     const value = Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : undefined;
     return value === undefined ? whole : stringify(value);
   });
-}
-
-/**
- * The placeholder names in `text`, each once, in order of first use.
- *
- * @example
- * templateVariables('{{a}} and {{b}} and {{a}}'); // ['a', 'b']
- */
-export function templateVariables(text: string): string[] {
-  const names: string[] = [];
-  for (const match of text.matchAll(PLACEHOLDER)) if (!names.includes(match[1])) names.push(match[1]);
-  return names;
-}
-
-/**
- * Drops the variables that any message's text uses as a placeholder (the seeds'
- * `remove_used_kwargs`: once a template is in the conversation, its variables are spent).
- * Returns a new object; `vars` is not modified.
- *
- * @example
- * removeUsedVariables({ a: 1, b: 2, c: 3 }, [userMessage('{{a}} {{d}}'), userMessage('{{b}}')]); // { c: 3 }
- */
-export function removeUsedVariables(vars: Record<string, unknown>, conv: Message[]): Record<string, unknown> {
-  const used = new Set<string>();
-  for (const m of conv) for (const name of templateVariables(messageText(m))) used.add(name);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(vars)) if (!used.has(k)) out[k] = v;
-  return out;
 }

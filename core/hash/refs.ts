@@ -39,11 +39,6 @@ export function pathRef(record: PathRecord): Ref {
   return contentRef({ p: record.parent, k: record.keep, a: record.add });
 }
 
-/** The ref of a root path holding exactly `messages`. */
-export function rootPathRef(messages: Message[]): Ref {
-  return pathRef({ parent: null, add: messages.map(messageRef) });
-}
-
 export function isRef(value: unknown): value is Ref {
   return typeof value === 'string' && /^[0-9a-f]{32}$/.test(value);
 }

@@ -52,7 +52,6 @@ export function workflowAgentPort(options: AgentOptions): AgentPort {
     resolvePath: (path) =>
       afterResult(store.groveResolvePath.executeWithOptions({ ...llmOptions, startToCloseTimeout: 60_000, summary: 'read the final trajectory' }, [{ path }])),
     nowMs: () => Date.now(),
-    log: () => {},
     ...tracedSteps(),
   };
 }

@@ -69,12 +69,6 @@ export function resumePoint(): Promise<void> | undefined {
   return reading;
 }
 
-/** Awaits the resume point when there is one (a helper for async code that already awaits). */
-export async function atResumePoint(): Promise<void> {
-  const pending = resumePoint();
-  if (pending) await pending;
-}
-
 /**
  * `promise`'s outcome, after the resume point (see `resumePoint`): every activity and timer a
  * workflow awaits goes through this, so a resumed run's changed settings apply before the next
