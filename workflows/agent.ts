@@ -23,9 +23,8 @@ import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun, type FinalCounters } from './lib/run-status';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { setLedgerGeneration } from './lib/run-ledger';
-import { validateInput } from './lib/validate-input';
+import { startRun } from './lib/run-lifecycle';
 import { fitResult } from './lib/result-size';
-import { enforcePolicy } from './lib/operator-policy';
 import { boundedBudget } from '../core/policy/operator-policy';
 import { evaluatorVerdict, type Verdict } from '../core/verdicts/verdict';
 import { patchId } from './patches';
@@ -61,10 +60,18 @@ export const searchProgressQuery = defineQuery<AgentProgress>('progress');
  * }] });
  */
 export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedActions?: HumanAction[], carriedRegistry?: RunRegistry[]): Promise<AgentResult> {
-  const validated = validateInput(AgentInputSchema, raw, 'agent input', agentKind(raw));
-  const binds = !carried && registryBinds();
-  if (!carried) reportRun({ kind: `agent:${validated.algorithm}`, status: 'running' });
-  const policy = await enforcePolicy('agent', validated).catch((err: unknown) => failRun(err));
+  let binds = false;
+  const { input: validated, policy } = await startRun(AgentInputSchema, raw, {
+    what: 'agent input',
+    kind: agentKind(raw),
+    runningKind: (v) => `agent:${v.algorithm}`,
+    policyKind: 'agent',
+    continued: carried !== undefined,
+    // Whether tools bind to a registry is asked first thing, before anything is awaited (see registryBinds).
+    beforeReport: () => {
+      binds = !carried && registryBinds();
+    },
+  });
   // Budgets the input leaves out default to the operator's ceilings: no search is unbounded.
   const bounded: AgentOptions = policy ? { ...validated, budget: boundedBudget(validated.budget, policy) } : validated;
   // The LLM evaluator grades with the run's model unless told otherwise (runs started before kept the worker's default).

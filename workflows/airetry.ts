@@ -11,9 +11,8 @@ import { workflowPort, workflowRng } from './api/workflow-port';
 import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, reportRun } from './lib/run-status';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
-import { validateInput } from './lib/validate-input';
+import { startRun } from './lib/run-lifecycle';
 import { fitResult } from './lib/result-size';
-import { enforcePolicy } from './lib/operator-policy';
 import { patchId } from './patches';
 
 /** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
@@ -47,9 +46,7 @@ export const EXACT_SCHEMA = patchId('grove-json-schema-exact');
  * }] });
  */
 export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
-  const input = validateInput(AiretryInputSchema, raw, 'airetry input', 'airetry');
-  reportRun({ kind: 'airetry', status: 'running' });
-  await enforcePolicy('airetry', input).catch(failRun);
+  const { input } = await startRun(AiretryInputSchema, raw, { what: 'airetry input', kind: 'airetry' });
   const port = workflowPort(input.llm);
   const onSamples = ({ calls }: { calls: number }) => {
     reportRun({ calls, tokens: call.usage.totalTokens });

@@ -10,9 +10,8 @@ import { workflowPort, workflowRng } from './api/workflow-port';
 import { execInSandbox } from './lib/sandbox-port';
 import { failRun, reportRun } from './lib/run-status';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
-import { validateInput } from './lib/validate-input';
+import { startRun } from './lib/run-lifecycle';
 import { fitResult } from './lib/result-size';
-import { enforcePolicy } from './lib/operator-policy';
 import { patchId } from './patches';
 
 /**
@@ -36,9 +35,7 @@ export const KIND_NAME_PATCH = patchId('grove-kind-code-fixer');
  */
 export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
   const kind = patched(KIND_NAME_PATCH) ? 'code-fixer' : 'codeFixer';
-  const input = validateInput(CodeFixerInputSchema, raw, `${kind} input`, kind);
-  reportRun({ kind, status: 'running' });
-  await enforcePolicy(kind, input).catch(failRun);
+  const { input } = await startRun(CodeFixerInputSchema, raw, { what: `${kind} input`, kind });
   const prompt = input.messages ?? promptConversation({ prompt: input.prompt, system: input.system });
   const port = workflowPort(input.llm);
   const call = new AICall<string>(prompt, {

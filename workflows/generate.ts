@@ -5,9 +5,8 @@ import { promptConversation } from '../core/schemas/prompt-conversation';
 import { llmPort } from './lib/llm-port';
 import { onResume, resumePoint } from './lib/resume-point';
 import { failRun, preview, reportRun } from './lib/run-status';
-import { validateInput } from './lib/validate-input';
+import { startRun } from './lib/run-lifecycle';
 import { fitResult } from './lib/result-size';
-import { enforcePolicy } from './lib/operator-policy';
 
 /**
  * One model call as a durable workflow: the seeds' `AIGenerate(prompt) |> run!`. A crashed
@@ -17,9 +16,7 @@ import { enforcePolicy } from './lib/operator-policy';
  * await client.workflow.execute('generate', { taskQueue: 'grove', workflowId: 'hi-1', args: [{ prompt: 'Say hi!' }] });
  */
 export async function generate(raw: GenerateInput): Promise<GenerateResult> {
-  const input = validateInput(GenerateInputSchema, raw, 'generate input', 'generate');
-  reportRun({ kind: 'generate', status: 'running' });
-  await enforcePolicy('generate', input).catch(failRun);
+  const { input } = await startRun(GenerateInputSchema, raw, { what: 'generate input', kind: 'generate' });
   const conversation = promptConversation(input);
   const refs = new ConversationRefs();
   const path = refs.addPath(null, undefined, conversation);
