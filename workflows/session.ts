@@ -24,7 +24,7 @@ import { ApprovalBook } from '../core/steering/approvals';
 import { llmJudge } from './api/llm-judge';
 import { workflowPort } from './api/workflow-port';
 import { NON_RETRYABLE_AGENT_FAILURES } from './lib/agent-port';
-import { enforcePolicy } from './lib/operator-policy';
+import { beginRun } from './lib/run-lifecycle';
 import { approvalWaiter } from './lib/approvals';
 import { registerApprovals } from './lib/approve-update';
 import { failRun, reportRun } from './lib/run-status';
@@ -255,8 +255,7 @@ export async function session(raw: SessionInput, carried?: SessionHandover, carr
       setLedgerGeneration(state.counters.handovers);
       restoreRegistry(carriedRegistry);
     } else {
-      reportRun({ kind: 'session', status: 'running' });
-      await enforcePolicy('session', options);
+      await beginRun(options, { kind: 'session', failsInCaller: true });
       await bindRegistry([{ queue: options.toolTaskQueue, tools: options.tools, evaluators: [] }], llm, options.registry, binds);
       const specs = options.tools.length > 0 ? await tools.describeTools(options.tools) : [];
       state = SessionState.create(options, specs, Date.now());
