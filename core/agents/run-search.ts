@@ -1,5 +1,6 @@
 import { bestNode, maxScore } from './best-node';
-import { StopSearch, type SearchContext } from './search-context';
+import type { SearchContext } from './search-context';
+import { StopSearch } from './search/budget-plan';
 import { giveUpIfAllFailed } from './evaluation-failures';
 import type { SearchStop } from './search-state';
 

@@ -13,11 +13,9 @@ import { keepReflection, reflection } from './search/reflection';
 import { rewindProblem, rewindSearch, type RewindRequest, type RewindResult } from './search/rewind-search';
 import { CURRENT_BEHAVIOUR, type SearchBehaviour } from './search/search-behaviour';
 import type { AlgorithmTraits, SearchOps } from './search/search-ops';
-import { searchSystemPrompt } from './search/search-prompts';
 import type { SearchState, SearchStateJSON, SearchStop } from './search-state';
 
-export { StopSearch, type ExpansionPlan } from './search/budget-plan';
-export { CANDIDATE_MAX_TOKENS, previewOf } from './search/search-prompts';
+export type { ExpansionPlan } from './search/budget-plan';
 export type { SearchBehaviour } from './search/search-behaviour';
 
 /**
@@ -55,11 +53,6 @@ export class SearchContext implements SearchOps {
     return this.state.tree;
   }
 
-  /** Candidates per expansion: `bFactor`, or 1 when the algorithm follows a single step. */
-  get bFactor(): number {
-    return this.budget.bFactor;
-  }
-
   node(id: number): TreeNode<AgentNode> {
     return this.state.tree.node(id);
   }
@@ -92,11 +85,6 @@ export class SearchContext implements SearchOps {
   /** The state to hand over through continue-as-new, compacted (see `handoverJSON`). */
   handoverJSON(): SearchStateJSON {
     return handoverJSON(this.state, this.rules);
-  }
-
-  /** The system prompt for expanding `nodeId` (see `searchSystemPrompt`). */
-  system(nodeId?: number): string {
-    return searchSystemPrompt(this, nodeId);
   }
 
   /** Why a person's rewind of a node cannot apply, if it cannot (see `rewindProblem`). */

@@ -1,5 +1,5 @@
 import type { ChatParams } from '../../../../core/schemas/chat-params';
-import { CANDIDATE_MAX_TOKENS } from '../../../../core/agents/search-context';
+import { CANDIDATE_MAX_TOKENS } from '../../../../core/agents/search/search-prompts';
 import { inProcessAgent, quickstartInput, searchInProcess } from '../../../support/in-process-agent';
 
 /** The params of every chat call a short search makes, candidates and reflections apart. */
