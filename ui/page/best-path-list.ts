@@ -1,6 +1,6 @@
 import type { ViewTree } from '../model/view-tree';
 import { h } from './dom';
-import { STATUS_COLORS } from './tree-canvas';
+import { STATUS_COLORS } from './tree-colors';
 
 /**
  * The best path as a numbered list of steps — each node's words, score and status — beside the

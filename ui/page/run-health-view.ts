@@ -1,4 +1,4 @@
-import { formatHealth } from '../../client/runs/run-health';
+import { formatHealth } from '../../temporal/runs/run-health';
 import type { RunSummary } from '../model/view-tree';
 import { h } from './dom';
 

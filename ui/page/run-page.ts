@@ -5,7 +5,9 @@ import { ApiError, type DataSource } from './data-source';
 import { h } from './dom';
 import { factsTable, nodePanel } from './node-panel';
 import { runBadge, troubleText } from './run-health-view';
-import { BEST_COLOR, STATUS_COLORS, TreeCanvas } from './tree-canvas';
+import { attachInput } from './canvas-input';
+import { TreeCanvas } from './tree-canvas';
+import { BEST_COLOR, STATUS_COLORS } from './tree-colors';
 
 declare global {
   interface Window {
@@ -53,6 +55,7 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
     h('span', { class: 'key' }, h('i', { class: 'best', style: `border-color:${BEST_COLOR}` }), 'best path'),
   );
   const canvas = new TreeCanvas(host, (id) => void showNode(id), () => showStatus());
+  attachInput(canvas, host);
   const toolbar = h(
     'div',
     { class: 'toolbar' },

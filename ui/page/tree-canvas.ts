@@ -1,22 +1,9 @@
 import { labelOrder, placeLabels, type LabelCandidate, type Obstacle, type PlacedLabel } from '../model/label-placement';
 import { foldToFit } from '../model/fold-to-fit';
 import { childrenOf, layoutTree, type TreeLayout } from '../model/tree-layout';
-import type { NodeStatus, ViewNode, ViewTree } from '../model/view-tree';
-import { attachInput } from './canvas-input';
+import type { ViewNode, ViewTree } from '../model/view-tree';
+import { drawTree } from './draw-tree';
 import { LabelLayer, LABEL_HEIGHT, labelText } from './label-layer';
-
-/** Colours of the statuses (the legend uses the same). */
-export const STATUS_COLORS: Record<NodeStatus, string> = {
-  root: '#4a4f57',
-  expanded: '#8a8f98',
-  open: '#2f7de1',
-  solution: '#17924a',
-  terminal: '#c08a00',
-  pruned: '#c3c7ce',
-  failed: '#d64545',
-  abandoned: '#9b6bc4',
-};
-export const BEST_COLOR = '#e8a317';
 
 /** Rows this tall or taller fit a label each: a tree opens folded until its rows are at least this tall. */
 export const READABLE_ROW = 20;
@@ -42,8 +29,8 @@ export interface CanvasStats {
  * shows readable words and never a pile of cut ones; zoom in and more appear. A tree too big
  * for the canvas opens folded to fit (`foldToFit`: the best path and its siblings, then what
  * the search visited most), every shown row readable; "expand all" shows every node.
- * Drag pans, the wheel (or + and −) zooms, a click selects, a double click folds or unfolds;
- * arrow keys walk the tree. The view follows a growing tree until you move it.
+ * It draws and moves; what a person does to it (drag, wheel, keys, clicks) is `attachInput`'s,
+ * which the page attaches. The view follows a growing tree until you move it.
  */
 export class TreeCanvas {
   readonly canvas: HTMLCanvasElement;
@@ -85,7 +72,6 @@ export class TreeCanvas {
       else if (this.userMoved) this.redraw();
       else this.fit();
     }).observe(host);
-    attachInput(this, host);
   }
 
   /** Shows a new version of the tree (same view, same folds). */
@@ -272,69 +258,8 @@ export class TreeCanvas {
       xs[i] = tx + this.wx[i] * ax;
       ys[i] = ty + this.wy[i] * ay;
     }
-    const m = 40;
     const r = this.radius();
-    const inView = (i: number) => xs[i] >= -m && xs[i] <= width + m && ys[i] >= -m && ys[i] <= height + m;
-
-    // Edges: ordinary ones, then abandoned branches (dashed), then the best path on top.
-    const edges = new Path2D(), abandoned = new Path2D(), best = new Path2D();
-    for (let i = 1; i < n; i++) {
-      const p = L.parentIndex[i];
-      if (Math.max(xs[p], xs[i]) < -m || Math.min(xs[p], xs[i]) > width + m || Math.max(ys[p], ys[i]) < -m || Math.min(ys[p], ys[i]) > height + m) continue;
-      const node = this.byId.get(L.ids[i])!;
-      const path = this.best.has(node.id) ? best : node.status === 'abandoned' ? abandoned : edges;
-      // An elbow, as an outline draws it: down from the parent, then across to the child.
-      const c = Math.min(6, (ys[i] - ys[p]) / 2, (xs[i] - xs[p]) / 2);
-      path.moveTo(xs[p], ys[p]);
-      path.lineTo(xs[p], ys[i] - c);
-      path.quadraticCurveTo(xs[p], ys[i], xs[p] + c, ys[i]);
-      path.lineTo(xs[i] - r, ys[i]);
-    }
-    ctx.lineWidth = 1.2;
-    ctx.strokeStyle = '#c5cad3';
-    ctx.stroke(edges);
-    ctx.setLineDash([4, 3]);
-    ctx.strokeStyle = STATUS_COLORS.abandoned;
-    ctx.stroke(abandoned);
-    ctx.setLineDash([]);
-    ctx.lineWidth = 3;
-    ctx.strokeStyle = BEST_COLOR;
-    ctx.stroke(best);
-
-    // Nodes: one path per status colour; rings for the best path, folds and the selection.
-    const byColor = new Map<string, Path2D>();
-    const shown: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (!inView(i)) continue;
-      shown.push(i);
-      const color = STATUS_COLORS[this.byId.get(L.ids[i])!.status];
-      let path = byColor.get(color);
-      if (!path) byColor.set(color, (path = new Path2D()));
-      path.moveTo(xs[i] + r, ys[i]);
-      path.arc(xs[i], ys[i], r, 0, 2 * Math.PI);
-    }
-    for (const [color, path] of byColor) {
-      ctx.fillStyle = color;
-      ctx.fill(path);
-    }
-    const ring = (i: number, color: string, lineWidth: number, extra: number) => {
-      ctx.beginPath();
-      ctx.arc(xs[i], ys[i], r + extra, 0, 2 * Math.PI);
-      ctx.lineWidth = lineWidth;
-      ctx.strokeStyle = color;
-      ctx.stroke();
-    };
-    for (const id of this.tree.bestPath) {
-      const i = L.indexOf.get(id);
-      if (i !== undefined && inView(i)) ring(i, BEST_COLOR, 2, 2);
-    }
-    for (const id of L.hidden.keys()) {
-      const i = L.indexOf.get(id)!;
-      if (inView(i)) ring(i, '#5b6270', 1.5, 4);
-    }
-    const sel = this.selected === undefined ? undefined : L.indexOf.get(this.selected);
-    if (sel !== undefined) ring(sel, '#111', 2.5, 5);
-
+    const shown = drawTree(ctx, { layout: L, byId: this.byId, best: this.best, bestPath: this.tree.bestPath, selected: this.selected, xs, ys, r, width, height });
     this.drawLabels(shown, xs, ys, r, width);
     this.stats.drawMs = performance.now() - t0;
   }
