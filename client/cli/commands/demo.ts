@@ -3,7 +3,7 @@ import type { ConversationDelta } from '../../../core/conversation/delta';
 import type { AiretryInput } from '../../../core/airetry/airetry-input';
 import { SampleTree } from '../../../core/tree/sample-tree';
 import { GroveClient } from '../../grove-client';
-import { connectClient } from '../../temporal-server/connect';
+import { connectClient } from '../../../temporal/connect';
 import { ensureModel } from '../../local/ensure-model';
 import { ensureTemporal } from '../../local/ensure-temporal';
 import { startLocalWorker } from '../../local/local-worker';

@@ -1,12 +1,12 @@
 import { readRegistry } from '../../../activities/registry/registry-store';
 import { openStore } from '../../../activities/store/open-store';
 import { formatDifferences, parseIdentity, registryDifferences, type RegistryDescription } from '../../../core/fleet/registry';
-import { watchQueue, type SeenWorker } from '../../fleet/watch-queue';
+import { watchQueue, type SeenWorker } from '../../../temporal/fleet/watch-queue';
 import { ensureModel } from '../../local/ensure-model';
 import { ensureStore } from '../../local/ensure-store';
 import { ensureTemporal } from '../../local/ensure-temporal';
 import { startLocalWorker } from '../../local/local-worker';
-import { connectClient } from '../../temporal-server/connect';
+import { connectClient } from '../../../temporal/connect';
 import { parseCommandArgs, UsageError } from '../usage-error';
 import { describeSandbox } from '../../../activities/sandbox/sandbox-layers';
 import { MCP_OPTIONS, mcpServersFromFlags } from './mcp-flags';

@@ -1,8 +1,8 @@
-import { messageText, type Message } from '../../../core/schemas/messages';
 import { GroveClient } from '../../grove-client';
 import { describeRunState } from '../../runs/run-state';
 import { parseCommandArgs, UsageError } from '../usage-error';
 import { verdictLine } from './print-outcome';
+import { formatMessage } from './session-text';
 
 export async function progressCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   await withRun('progress', args, async (grove, workflowId) => io.out(JSON.stringify(await grove.progress(workflowId), null, 2)));
@@ -64,12 +64,4 @@ export async function showCommand(args: string[], io: { out: (line: string) => v
   } finally {
     await grove.close();
   }
-}
-
-/** `[user] text`, `[assistant] text` or `[assistant] → tool(args)`, `[tool] result`. */
-export function formatMessage(message: Message): string {
-  const text = messageText(message);
-  const calls = message.role === 'assistant' && message.tool_calls ? message.tool_calls.map((c) => `→ ${c.function.name}(${c.function.arguments})`) : [];
-  const images = message.role === 'user' && Array.isArray(message.content) ? message.content.filter((p) => p.type === 'image_url').length : 0;
-  return [`[${message.role}]${text ? ` ${text}` : ''}${images ? ` (+${images} image${images === 1 ? '' : 's'})` : ''}`, ...calls.map((c) => `  ${c}`)].join('\n');
 }

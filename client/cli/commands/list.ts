@@ -1,6 +1,6 @@
 import { RUN_STATUSES, type RunStatus } from '../../../core/schemas/run-status';
 import { GroveClient } from '../../grove-client';
-import { formatTrouble } from '../../runs/run-health';
+import { formatTrouble } from '../../../temporal/runs/run-health';
 import type { RunState } from '../../runs/run-state';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 

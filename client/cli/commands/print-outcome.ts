@@ -3,7 +3,7 @@ import { describeRunState } from '../../runs/run-state';
 import type { CodeFixerResult } from '../../../core/code/code-fixer-input';
 import type { SessionResult } from '../../../core/session/session-result';
 import { codeFixerLines } from './code-fixer-text';
-import { sessionLines } from './session';
+import { sessionLines } from './session-text';
 import { describeVerdict } from '../../../core/verdicts/describe-verdict';
 
 /** A run that did not complete, as `grove run` / `grove result` report it: one line, exit code 1. */

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseInput } from '../../../core/schemas/parse-input';
 import { SessionInputSchema } from '../../../core/session/session-input';
-import { type SessionResult } from '../../../core/session/session-result';
 import { GroveClient } from '../../grove-client';
 import { parseCommandArgs, UsageError } from '../usage-error';
-import { formatMessage } from './inspect';
+import { sessionLines } from './session-text';
 
 type Io = { out: (line: string) => void };
 
@@ -39,22 +38,6 @@ export async function sessionCommand(args: string[], io: Io): Promise<void> {
   } finally {
     await grove.close();
   }
-}
-
-/**
- * A closed session as `grove session close` and `grove result` print it: the transcript, then who
- * closed it and what it took.
- *
- * @example
- * sessionLines(result); // ['[user] Hi', '[assistant] Hello!', '', 'closed by ana after 1 turn, 1 model call, 0 rewinds']
- */
-export function sessionLines(result: Pick<SessionResult, 'conversation' | 'closedBy' | 'turns' | 'counters'>): string[] {
-  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  return [
-    ...result.conversation.map(formatMessage),
-    '',
-    `closed by ${result.closedBy} after ${count(result.turns, 'turn')}, ${count(result.counters.modelCalls, 'model call')}, ${count(result.counters.rewinds, 'rewind')}`,
-  ];
 }
 
 function readJson(command: string, path: string): unknown {

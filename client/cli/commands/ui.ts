@@ -4,8 +4,8 @@ import { exportedPage, pageScript } from '../../../ui/server/page-assets';
 import { RunSource } from '../../../ui/server/run-source';
 import { DEFAULT_VIEWER_PORT, startUiServer } from '../../../ui/server/ui-server';
 import { openViewerStore } from '../../../ui/server/viewer-store';
-import { connectClient } from '../../temporal-server/connect';
-import { temporalSettings } from '../../temporal-server/connection-options';
+import { connectClient } from '../../../temporal/connect';
+import { temporalSettings } from '../../../temporal/connection-options';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 
 type Io = { out: (line: string) => void };

@@ -2,7 +2,7 @@ import { openStore, storeSettingsFromEnv } from '../../../activities/store/open-
 import { readRegistry } from '../../../activities/registry/registry-store';
 import type { MessageStore } from '../../../activities/store/message-store';
 import type { RegistryEntry } from '../../../core/fleet/registry';
-import { fleetReport, queueWorkers, type FleetReport } from '../../fleet/queue-workers';
+import { fleetReport, queueWorkers, type FleetReport } from '../../../temporal/fleet/queue-workers';
 import { GroveClient } from '../../grove-client';
 import { parseCommandArgs } from '../usage-error';
 
