@@ -21,12 +21,12 @@ import { runOutcome, type RunOutcome } from './runs/run-outcome';
 import { verifyRun } from './runs/verify-run';
 import type { VerifyReport } from '../core/verdicts/claims';
 import { describeRunState, runState, type RunState } from './runs/run-state';
-import type { HealthOptions } from './runs/read-run-health';
-import { judgeHealth, type RunHealth } from './runs/run-health';
+import type { HealthOptions } from '../temporal/runs/read-run-health';
+import { judgeHealth, type RunHealth } from '../temporal/runs/run-health';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
 import { GroveSession, Steering, type SessionOpenOptions } from './steering-client';
-import { connectClient } from './temporal-server/connect';
-import { runUrl, temporalSettings, type TemporalConnectionSettings } from './temporal-server/connection-options';
+import { connectClient } from '../temporal/connect';
+import { runUrl, temporalSettings, type TemporalConnectionSettings } from '../temporal/connection-options';
 import { ensureSearchAttributes } from './temporal-server/search-attributes';
 import { flushGroveTelemetry } from '../activities/telemetry/telemetry-registry';
 

@@ -8,10 +8,10 @@
  *   npm run example -- food-extraction
  */
 import { join } from 'node:path';
-import { connectClient } from '../client/temporal-server/connect';
+import { connectClient } from '../temporal/connect';
 import { ensureModel } from '../client/local/ensure-model';
 import { ensureTemporal } from '../client/local/ensure-temporal';
-import { runUrl } from '../client/temporal-server/connection-options';
+import { runUrl } from '../temporal/connection-options';
 import { startLocalWorker } from '../client/local/local-worker';
 
 const EXAMPLES: Record<string, { workflow: string; args: (argv: string[], model?: string) => unknown[] }> = {

@@ -25,7 +25,7 @@ import { createGroveWorker } from '../workers/create-worker';
 import { writeWorkflowBundle } from '../workers/workflow-bundle';
 import { createGroveTelemetry } from '../activities/telemetry/telemetry-registry';
 import { telemetrySettingsFromEnv } from '../activities/telemetry/otel-settings';
-import { groveClientInterceptors } from '../client/telemetry-interceptors';
+import { groveClientInterceptors } from '../temporal/telemetry-interceptors';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { AggregationTemporality, InMemoryMetricExporter } from '@opentelemetry/sdk-metrics';
 

@@ -3,8 +3,8 @@ import type { Logger } from '@temporalio/common';
 import { publishRegistry, readRegistry } from '../activities/registry/registry-store';
 import type { FleetState } from '../activities/registry/worker-registry';
 import type { MessageStore } from '../activities/store/message-store';
-import { describeDifference } from '../client/fleet/queue-workers';
-import { watchQueue } from '../client/fleet/watch-queue';
+import { describeDifference } from '../temporal/fleet/queue-workers';
+import { watchQueue } from '../temporal/fleet/watch-queue';
 import { parseIdentity, registryQueue } from '../core/fleet/registry';
 
 /** How a worker takes part in a fleet (`GrovePlugin({ fleet })`). */

@@ -18,8 +18,8 @@
 import { Runtime } from '@temporalio/worker';
 import { groveWorkerLogger } from './worker-logger';
 import { llmConfigFromEnv } from '../activities/llm/llm-config';
-import { connectWorker } from '../client/temporal-server/connect';
-import { temporalSettings } from '../client/temporal-server/connection-options';
+import { connectWorker } from '../temporal/connect';
+import { temporalSettings } from '../temporal/connection-options';
 import { createGroveWorker } from './create-worker';
 import { loadWorkerModule, workerMcpServers } from './worker-module';
 import type { McpServersConfig } from '../activities/mcp/mcp-config';

@@ -8,7 +8,7 @@ import { TRACING_INTERCEPTORS } from './workflow-bundle';
 import { WORKFLOW_TRACING_MARKER } from '../workflows/telemetry/tracing-marker';
 import type { GroveTelemetrySinks } from '../workflows/lib/telemetry-hook';
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions';
-import { groveClientInterceptors } from '../client/telemetry-interceptors';
+import { groveClientInterceptors } from '../temporal/telemetry-interceptors';
 
 /** What a worker adds to export telemetry: interceptors, the sinks workflow spans and run ends leave by, the workflow module. */
 export interface WorkerTelemetry {

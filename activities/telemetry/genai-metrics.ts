@@ -1,5 +1,12 @@
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
-import type { RunEnded } from '../../workflows/lib/telemetry-hook';
+
+/** What a workflow reports through its sink when a run ends (counted by the worker's `grove.runs`). */
+export interface RunEnded {
+  kind: string;
+  status: string;
+  /** Present only when the run had `pricing`. */
+  costUsd?: number;
+}
 
 /** The bucket boundaries the GenAI conventions advise for `gen_ai.client.token.usage`. */
 const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];

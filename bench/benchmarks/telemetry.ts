@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { telemetrySettingsFromEnv } from '../../activities/telemetry/otel-settings';
 import { createGroveTelemetry } from '../../activities/telemetry/telemetry-registry';
 import { GroveClient } from '../../client/grove-client';
-import { groveClientInterceptors } from '../../client/telemetry-interceptors';
+import { groveClientInterceptors } from '../../temporal/telemetry-interceptors';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { startOtlpReceiver } from '../../test/support/otlp-receiver';
 import { benchQueue, type BenchEnv } from '../lib/bench-env';

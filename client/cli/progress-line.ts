@@ -1,5 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import type { RunHealth } from '../runs/run-health';
+import type { RunHealth } from '../../temporal/runs/run-health';
 
 /**
  * One line of a run's progress from its `progress` query (agent or airetry shape), e.g.

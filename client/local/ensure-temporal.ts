@@ -1,6 +1,6 @@
 import { groveHome } from '../../runtime/paths';
 import { claimDevDatabase, devDatabaseFile } from './dev-database';
-import { temporalSettings, type TemporalConnectionSettings } from '../temporal-server/connection-options';
+import { temporalSettings, type TemporalConnectionSettings } from '../../temporal/connection-options';
 import { answers, startDevServer, type DevServer } from '../temporal-server/dev-server';
 import { isListening } from '../temporal-server/ports';
 

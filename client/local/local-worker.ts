@@ -9,8 +9,8 @@ import { groveFleetState } from '../../activities/grove-activities';
 import { loadWorkerModule, workerMcpServers, type WorkerModule } from '../../workers/worker-module';
 import type { McpServersConfig } from '../../activities/mcp/mcp-config';
 import { McpServers } from '../../activities/mcp/mcp-servers';
-import { connectWorker } from '../temporal-server/connect';
-import type { TemporalConnectionSettings } from '../temporal-server/connection-options';
+import { connectWorker } from '../../temporal/connect';
+import type { TemporalConnectionSettings } from '../../temporal/connection-options';
 
 let runtimeInstalled = false;
 

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { kindClause } from '../../core/runs/run-kind-names';
 import { RUN_STATUSES, type RunStatus } from '../../core/schemas/run-status';
 import { mapLimit } from '../../core/agents/map-limit';
-import { readRunHealth, type HealthOptions } from './read-run-health';
+import { readRunHealth, type HealthOptions } from '../../temporal/runs/read-run-health';
 import { stateFromInfo, type RunState } from './run-state';
 
 export interface ListRunsOptions {

@@ -2,8 +2,8 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { canonicalKind } from '../../core/runs/run-kind-names';
 import type { RunStatus } from '../../core/schemas/run-status';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../../workflows/search-attributes';
-import { readRunHealth, type HealthOptions } from './read-run-health';
-import type { RunHealth } from './run-health';
+import { readRunHealth, type HealthOptions } from '../../temporal/runs/read-run-health';
+import type { RunHealth } from '../../temporal/runs/run-health';
 
 /**
  * A run as grove reports it: the truth about how it ended, and what it spent.

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { groveFleetState } from '../../activities/grove-activities';
-import { queueWorkers } from '../../client/fleet/queue-workers';
+import { queueWorkers } from '../../temporal/fleet/queue-workers';
 import { registryQueue } from '../../core/fleet/registry';
 import { startWorkerProcess, until, type WorkerProcess } from '../../workers/worker-process';
 import { fleetTools, type FleetTools } from '../fixtures/worker-modules/fleet-tools';

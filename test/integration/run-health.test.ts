@@ -2,7 +2,7 @@ import type { Worker } from '@temporalio/worker';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunHealth } from '../../client/runs/run-health';
+import type { RunHealth } from '../../temporal/runs/run-health';
 import { freePort } from '../../client/temporal-server/ports';
 import { MemoryMessageStore } from '../../activities/store/memory-message-store';
 import { startModelServer, type ModelServer } from '../../model-server';

@@ -5,7 +5,7 @@ import { GroveTelemetry } from '../../activities/telemetry/grove-telemetry';
 import { telemetrySettingsFromEnv } from '../../activities/telemetry/otel-settings';
 import { replayHistory } from '../../client/replay/replay';
 import { GroveClient } from '../../client/grove-client';
-import { groveClientInterceptors } from '../../client/telemetry-interceptors';
+import { groveClientInterceptors } from '../../temporal/telemetry-interceptors';
 import type { AgentInput } from '../../core/agents/agent-options';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { workerTelemetry } from '../../workers/worker-telemetry';

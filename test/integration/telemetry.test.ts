@@ -6,7 +6,7 @@ import { GroveTelemetry } from '../../activities/telemetry/grove-telemetry';
 import { telemetrySettingsFromEnv } from '../../activities/telemetry/otel-settings';
 import { DEFAULT_EVALUATOR_PROMPT } from '../../activities/evaluators/llm-evaluator';
 import { GroveClient } from '../../client/grove-client';
-import { groveClientInterceptors } from '../../client/telemetry-interceptors';
+import { groveClientInterceptors } from '../../temporal/telemetry-interceptors';
 import type { AgentInput } from '../../core/agents/agent-options';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { startWorkerProcess } from '../../workers/worker-process';

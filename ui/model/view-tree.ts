@@ -1,4 +1,4 @@
-import type { RunHealth } from '../../client/runs/run-health';
+import type { RunHealth } from '../../temporal/runs/run-health';
 import type { Message } from '../../core/schemas/messages';
 
 /**

@@ -1,7 +1,7 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
-import { readRunHealth } from '../../client/runs/read-run-health';
-import { runUrl } from '../../client/temporal-server/connection-options';
+import { readRunHealth } from '../../temporal/runs/read-run-health';
+import { runUrl } from '../../temporal/connection-options';
 import { mapLimit } from '../../core/agents/map-limit';
 import { canonicalKind } from '../../core/runs/run-kind-names';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../../workflows/search-attributes';

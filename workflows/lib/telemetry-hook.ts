@@ -1,5 +1,6 @@
 import type { Sinks } from '@temporalio/workflow';
 import type { SpanAttributes, TraceSpan } from '../../core/trace-span';
+import type { RunEnded } from '../../activities/telemetry/genai-metrics';
 
 /**
  * How grove's workflow code reaches tracing, when the worker traces. The tracing interceptors
@@ -13,14 +14,6 @@ export interface WorkflowTracing {
   startSpan(name: string, attributes: SpanAttributes): TraceSpan;
   /** What the run reported about itself (`reportRun`): its kind, status and counters, for its span. */
   runReported(update: { kind?: string; status?: string; calls?: number; tokens?: number; bestScore?: number }): void;
-}
-
-/** What a workflow reports through its sink when a run ends (counted by the worker's `grove.runs`). */
-export interface RunEnded {
-  kind: string;
-  status: string;
-  /** Present only when the run had `pricing`. */
-  costUsd?: number;
 }
 
 /** The worker-side sink the tracing interceptors call: workflows do no I/O themselves. */

@@ -1,6 +1,6 @@
 import { formatRunTable } from '../../../client/cli/commands/list';
-import { redactLine } from '../../../client/runs/redact-line';
-import { clock, formatStep, judgeHealth, type PendingStep } from '../../../client/runs/run-health';
+import { redactLine } from '../../../temporal/runs/redact-line';
+import { clock, formatStep, judgeHealth, type PendingStep } from '../../../temporal/runs/run-health';
 import type { RunState } from '../../../client/runs/run-state';
 
 const T0 = Date.parse('2026-11-22T13:02:11Z');

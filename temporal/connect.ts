@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { connectionOptions, type TemporalConnectionSettings } from './connection-options';
-import { groveClientInterceptors } from '../telemetry-interceptors';
+import { groveClientInterceptors } from './telemetry-interceptors';
 
 /** Temporal could not be reached: the message names the address and the setting that chose it. */
 export class TemporalUnreachableError extends Error {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runUrl, temporalSettings } from '../../../client/temporal-server/connection-options';
+import { runUrl, temporalSettings } from '../../../temporal/connection-options';
 
 const none = { HOME: '/nonexistent-home' }; // no config file
 
