@@ -15,8 +15,8 @@ import { agentAdapter } from '../ui/adapters/agent-adapter';
 import type { ViewerProbe } from '../ui/model/viewer-probe';
 import { exportedPage, pageScript } from '../ui/server/page-assets';
 import { exportData, snapshotView } from '../ui/server/run-view';
-import { openBrowser } from '../test/support/browser';
-import { inProcessAgent, quickstartInput, searchInProcess } from '../test/support/in-process-agent';
+import { openBrowser } from '../bench/lib/browser';
+import { inProcessAgent, quickstartInput, searchInProcess } from '../bench/lib/in-process-agent';
 
 declare const window: { groveViewer?: ViewerProbe };
 

@@ -6,7 +6,7 @@ import { createGroveTelemetry } from '../../activities/telemetry/telemetry-regis
 import { GroveClient } from '../../client/grove-client';
 import { groveClientInterceptors } from '../../temporal/telemetry-interceptors';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
-import { startOtlpReceiver } from '../../test/support/otlp-receiver';
+import { startOtlpReceiver } from '../lib/otlp-receiver';
 import { benchQueue, type BenchEnv } from '../lib/bench-env';
 import { spread, type Benchmark, type Row } from '../lib/benchmark';
 import { COLOR_GAME, QUICKSTART_MCTS } from './overhead';

@@ -4,7 +4,7 @@ import { RunSource } from '../../ui/server/run-source';
 import { GroveKind } from '../../workflows/search-attributes';
 import { startUiServer } from '../../ui/server/ui-server';
 import type { ViewerProbe } from '../../ui/model/viewer-probe';
-import { openBrowser } from '../../test/support/browser';
+import { openBrowser } from '../lib/browser';
 import { benchQueue } from '../lib/bench-env';
 import { spread, type Benchmark, type Row } from '../lib/benchmark';
 

@@ -2,7 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { describeFailure } from '../../client/cli/describe-failure';
 import { multiplicationPlan } from '../../model-server';
 import type { AgentInput } from '../../core/agents/agent-options';
-import { QUICKSTART, quickstartInput, searchInProcess } from '../support/in-process-agent';
+import { QUICKSTART, quickstartInput, searchInProcess } from '../../bench/lib/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { groveClient, uniqueTaskQueue } from '../support/temporal-env';
 import { until } from '../../workers/worker-process';

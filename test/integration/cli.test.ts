@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { resolveTemporalCli } from '../../client/temporal-server/cli-binary';
 import { freePort } from '../../client/temporal-server/ports';
 import { startModelServer, type ModelServer } from '../../model-server';
-import { QUICKSTART, quickstartInput } from '../support/in-process-agent';
+import { QUICKSTART, quickstartInput } from '../../bench/lib/in-process-agent';
 import { ROOT, runCli } from '../support/run-cli';
 import { answers } from '../../client/temporal-server/dev-server';
 import { devDatabaseFile } from '../../client/local/dev-database';

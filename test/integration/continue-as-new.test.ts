@@ -5,7 +5,7 @@ import { GroveClient } from '../../client/grove-client';
 import { startDevServer, type DevServer } from '../../client/temporal-server/dev-server';
 import { freePort } from '../../client/temporal-server/ports';
 import { startModelServer, type ModelServer } from '../../model-server';
-import { quickstartInput, searchInProcess } from '../support/in-process-agent';
+import { quickstartInput, searchInProcess } from '../../bench/lib/in-process-agent';
 import { freshDatabase } from '../support/postgres';
 import { openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 

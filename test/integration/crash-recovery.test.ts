@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startModelServer, type ModelServer } from '../../model-server';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';
 import { startWorkerProcess, until } from '../../workers/worker-process';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { colorGameInput } from '../support/inputs';
 
 let env: TestEnv;

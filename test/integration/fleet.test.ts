@@ -7,7 +7,7 @@ import { queueWorkers } from '../../temporal/fleet/queue-workers';
 import { registryQueue } from '../../core/fleet/registry';
 import { startWorkerProcess, until, type WorkerProcess } from '../../workers/worker-process';
 import { fleetTools, type FleetTools } from '../fixtures/worker-modules/fleet-tools';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { ROOT, runCli } from '../support/run-cli';
 import { groveClient, uniqueTaskQueue } from '../support/temporal-env';

@@ -2,7 +2,7 @@ import { MemoryMessageStore } from '../../activities/store/memory-message-store'
 import type { AgentNode } from '../../core/agents/agent-node';
 import type { ConversationDelta } from '../../core/conversation/delta';
 import { SampleTree } from '../../core/tree/sample-tree';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
 import { runCli } from '../support/run-cli';

@@ -1,5 +1,5 @@
 import { describeFailure } from '../../client/cli/describe-failure';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
 import { rejection } from '../support/rejection';

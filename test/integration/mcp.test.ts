@@ -10,7 +10,7 @@ import { finalAnswer } from '../../examples/tools/final-answer';
 import { multiplicationPlan, startModelServer, type ModelServer } from '../../model-server';
 import { GrovePlugin } from '../../workers/grove-plugin';
 import { startWorkerProcess, until } from '../../workers/worker-process';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { testMcpServer } from '../support/mcp-servers';
 import { runCli } from '../support/run-cli';
 import { groveClient, openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue, type TestEnv } from '../support/temporal-env';

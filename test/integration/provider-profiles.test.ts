@@ -1,6 +1,6 @@
 import { integrationSuite } from '../support/integration-suite';
 import { colorGameInput } from '../support/inputs';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { groveClient } from '../support/temporal-env';
 
 const suite = integrationSuite('profiles');

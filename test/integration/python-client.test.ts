@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { GenerateResultSchema } from '../../core/generate/generate-input';
 import { GroveKind, GroveStatus } from '../../workflows/search-attributes';
 import { integrationSuite } from '../support/integration-suite';
-import { ensurePythonTemporalio } from '../support/python-temporalio';
+import { ensurePythonTemporalio } from '../../scripts/install-python-client';
 import { ROOT } from '../support/run-cli';
 
 /**

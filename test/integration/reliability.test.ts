@@ -8,7 +8,7 @@ import { startDevServer, type DevServer } from '../../client/temporal-server/dev
 import { freePort } from '../../client/temporal-server/ports';
 import { startModelServer, type ModelServer } from '../../model-server';
 import { startWorkerProcess, until, type WorkerProcess } from '../../workers/worker-process';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { colorGameInput } from '../support/inputs';
 import { openTestEnv, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
 

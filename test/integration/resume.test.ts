@@ -1,7 +1,7 @@
 import { replayRun } from '../../client/replay/replay';
 import { AgentResultSchema } from '../../core/agents/agent-result';
 import { AiretryResultSchema } from '../../core/airetry/airetry-input';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
 import { runCli } from '../support/run-cli';

@@ -4,7 +4,7 @@ import { RUN_KINDS, type RunInput, type RunKindName } from '../../client/run-kin
 import { RUN_KIND_NAMES } from '../../core/runs/run-kind-names';
 import { GroveKind, GroveStatus } from '../../workflows/search-attributes';
 import { RunSource } from '../../ui/server/run-source';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
 import { rejection } from '../support/rejection';

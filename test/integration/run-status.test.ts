@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GroveCalls, GroveKind, GroveStatus } from '../../workflows/search-attributes';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { runCli } from '../support/run-cli';
 import { groveClient } from '../support/temporal-env';

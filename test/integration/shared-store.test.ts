@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentInput } from '../../core/agents/agent-options';
 import { startWorkerProcess, until, type WorkerProcess } from '../../workers/worker-process';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { freshDatabase } from '../support/postgres';
 import { groveClient, uniqueTaskQueue } from '../support/temporal-env';

@@ -7,7 +7,7 @@ import type { HumanAction } from '../../core/schemas/steering';
 import { SampleTree } from '../../core/tree/sample-tree';
 import type { AgentNode } from '../../core/agents/agent-node';
 import { until } from '../../workers/worker-process';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
 import { rejection } from '../support/rejection';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryMessageStore } from '../../activities/store/memory-message-store';
-import { quickstartInput, searchInProcess } from '../support/in-process-agent';
+import { quickstartInput, searchInProcess } from '../../bench/lib/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { groveClient, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
 import { colorGameInput } from '../support/inputs';

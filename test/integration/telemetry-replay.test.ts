@@ -10,7 +10,7 @@ import type { AgentInput } from '../../core/agents/agent-options';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { workerTelemetry } from '../../workers/worker-telemetry';
 import { integrationSuite } from '../support/integration-suite';
-import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
+import { startOtlpReceiver, type OtlpReceiver } from '../../bench/lib/otlp-receiver';
 import { testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
 
 /**

@@ -13,7 +13,7 @@ import { startWorkerProcess } from '../../workers/worker-process';
 import { ROOT, runCli } from '../support/run-cli';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from '../support/otlp-receiver';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from '../../bench/lib/otlp-receiver';
 import { testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
 
 /**

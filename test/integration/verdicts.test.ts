@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { defineEvaluator } from '../../activities/evaluators';
 import { checkMultiplication, multiplicationChecker } from '../../examples/evaluators/multiplication-checker';
 import type { ChatPolicy } from '../../model-server';
-import { quickstartInput } from '../support/in-process-agent';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { runCli } from '../support/run-cli';
 import { groveClient, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';

@@ -3,7 +3,7 @@ import { textOutput } from '../../../core/airetry/output-parsers';
 import { materialize } from '../../../core/conversation/delta';
 import { forkOrigin, forkParent, forkTree, startFromFork } from '../../../core/runs/fork';
 import { SampleTree } from '../../../core/tree/sample-tree';
-import { inProcessAgent, quickstartInput, searchInProcess } from '../../support/in-process-agent';
+import { inProcessAgent, quickstartInput, searchInProcess } from '../../../bench/lib/in-process-agent';
 import { colorGameTree } from './fixtures';
 
 describe('forkTree: the part of a tree a fork carries', () => {

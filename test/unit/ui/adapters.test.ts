@@ -4,7 +4,7 @@ import { adapterFor, type RunReader } from '../../../ui/adapters';
 import { nodeDetail, pathTo, type NodeParts } from '../../../ui/model/view-tree';
 import { SampleTree } from '../../../core/tree/sample-tree';
 import type { ConversationDelta } from '../../../core/conversation/delta';
-import { inProcessAgent, quickstartInput, searchInProcess } from '../../support/in-process-agent';
+import { inProcessAgent, quickstartInput, searchInProcess } from '../../../bench/lib/in-process-agent';
 import { colorGameInput } from '../../support/inputs';
 import { RUN_KIND_NAMES } from '../../../core/runs/run-kind-names';
 

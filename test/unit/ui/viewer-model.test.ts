@@ -13,7 +13,7 @@ import { foldToFit } from '../../../ui/model/fold-to-fit';
 import { labelOrder, placeLabels } from '../../../ui/model/label-placement';
 import { childrenOf, layoutTree } from '../../../ui/model/tree-layout';
 import { nodeDetail, pathTo, type ViewNode, type ViewTree } from '../../../ui/model/view-tree';
-import { inProcessAgent, QUICKSTART, quickstartInput } from '../../support/in-process-agent';
+import { inProcessAgent, QUICKSTART, quickstartInput } from '../../../bench/lib/in-process-agent';
 
 const reader = (over: Partial<RunReader>): RunReader => ({ live: false, input: undefined, result: async () => undefined, query: async () => undefined, ...over });
 

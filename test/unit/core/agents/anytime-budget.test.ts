@@ -1,4 +1,4 @@
-import { quickstartInput, searchInProcess } from '../../../support/in-process-agent';
+import { quickstartInput, searchInProcess } from '../../../../bench/lib/in-process-agent';
 import { readTrajectory } from '../../../../model-server/policies/noisy-judge';
 
 // bFactor 3 with the LLM evaluator: a whole expansion costs 1 + 3 = 4 calls.

@@ -1,7 +1,7 @@
 import { defineEvaluator, type EvaluatorDefinition } from '../../../../activities/evaluators';
 import { EvaluationsFailedError, EVALUATIONS_BEFORE_GIVING_UP } from '../../../../core/agents/evaluation-failures';
 import { checkMultiplication } from '../../../../examples/evaluators/multiplication-checker';
-import { inProcessAgent, QUICKSTART, quickstartInput, searchInProcess } from '../../../support/in-process-agent';
+import { inProcessAgent, QUICKSTART, quickstartInput, searchInProcess } from '../../../../bench/lib/in-process-agent';
 import { ConversationRefs } from '../../../../core/hash/conversation-refs';
 import { formatSearchTree } from '../../../../core/agents/format-search-tree';
 import { userMessage } from '../../../../core/schemas/messages';

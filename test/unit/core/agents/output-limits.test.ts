@@ -1,6 +1,6 @@
 import type { ChatParams } from '../../../../core/schemas/chat-params';
 import { CANDIDATE_MAX_TOKENS } from '../../../../core/agents/search/search-prompts';
-import { inProcessAgent, quickstartInput, searchInProcess } from '../../../support/in-process-agent';
+import { inProcessAgent, quickstartInput, searchInProcess } from '../../../../bench/lib/in-process-agent';
 
 /** The params of every chat call a short search makes, candidates and reflections apart. */
 async function paramsSeen(apiKwargs?: ChatParams) {

@@ -1,5 +1,5 @@
 import type { AgentPort } from '../../../../core/agents/agent-port';
-import { inProcessAgent, quickstartInput, searchInProcess } from '../../../support/in-process-agent';
+import { inProcessAgent, quickstartInput, searchInProcess } from '../../../../bench/lib/in-process-agent';
 
 /** The in-process agent with every model call and evaluation answered after a random delay (a different order each run). */
 function jittered(seed: number) {

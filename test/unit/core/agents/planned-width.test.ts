@@ -3,7 +3,7 @@ import { SearchContext } from '../../../../core/agents/search-context';
 import { SearchState } from '../../../../core/agents/search-state';
 import { promptConversation } from '../../../../core/schemas/prompt-conversation';
 import { checkMultiplication } from '../../../../examples/evaluators/multiplication-checker';
-import { inProcessAgent, quickstartInput, searchInProcess } from '../../../support/in-process-agent';
+import { inProcessAgent, quickstartInput, searchInProcess } from '../../../../bench/lib/in-process-agent';
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i);
 const tight = (over: Partial<AgentInput> = {}) =>

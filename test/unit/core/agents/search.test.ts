@@ -2,7 +2,7 @@ import { multiplicationPlan } from '../../../../model-server';
 import { SearchState } from '../../../../core/agents/search-state';
 import type { AgentInput } from '../../../../core/agents/agent-options';
 import { messageText } from '../../../../core/schemas/messages';
-import { inProcessAgent, QUICKSTART, quickstartInput, searchInProcess } from '../../../support/in-process-agent';
+import { inProcessAgent, QUICKSTART, quickstartInput, searchInProcess } from '../../../../bench/lib/in-process-agent';
 
 const ANSWER = multiplicationPlan().answer;
 const base = quickstartInput;

@@ -9,7 +9,7 @@ import type { ApprovalAsk } from '../../../../core/steering/approvals';
 import { defineTool, type AnyToolDefinition } from '../../../../activities/tools/define-tool';
 import { finalAnswer } from '../../../../examples/tools';
 import { multiplicationPlan } from '../../../../model-server';
-import { inProcessAgent, QUICKSTART, quickstartInput } from '../../../support/in-process-agent';
+import { inProcessAgent, QUICKSTART, quickstartInput } from '../../../../bench/lib/in-process-agent';
 
 const ANSWER = multiplicationPlan().answer;
 

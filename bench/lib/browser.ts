@@ -1,12 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). */
 export const CHROMIUM = process.env.GROVE_CHROMIUM ?? '/usr/bin/chromium';
-
-/** Where browser tests leave screenshots (git-ignored). */
-export const ARTIFACTS = join(__dirname, '..', '..', '.grove', 'test-artifacts');
 
 /**
  * Headless Chromium driven by playwright-core (no browser download: Debian's build), with a
@@ -17,15 +13,9 @@ export const ARTIFACTS = join(__dirname, '..', '..', '.grove', 'test-artifacts')
  * const page = await browser.newPage();
  */
 export async function openBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`browser tests need Debian's chromium at ${CHROMIUM}: apt-get install -y chromium (or set GROVE_CHROMIUM)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`the viewer's browser checks need Debian's chromium at ${CHROMIUM}: apt-get install -y chromium (or set GROVE_CHROMIUM)`);
   return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-}
-
-/** A path under .grove/test-artifacts/ (created; outside the test tree, so generated pages are never read as tests). */
-export function artifact(name: string): string {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return join(ARTIFACTS, name);
 }
