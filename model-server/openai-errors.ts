@@ -103,3 +103,13 @@ export function faultError(
 export function policyFailure(message: string): HttpError {
   return { status: 500, error: { message, type: 'server_error', param: null, code: null } };
 }
+
+/** 404 for a path the server does not serve (OpenAI's wording), or with a message of its own. @example notFound('GET', '/v2').status // 404 */
+export function notFound(method: string, path: string, message = `Invalid URL (${method} ${path})`): HttpError {
+  return { status: 404, error: { message, type: 'invalid_request_error', param: null, code: null } };
+}
+
+/** 413 for a request body over the server's limit. */
+export function bodyTooLarge(): HttpError {
+  return { status: 413, error: { message: 'Request body too large.', type: 'invalid_request_error', param: null, code: null } };
+}
