@@ -7,6 +7,7 @@ import { AiretryInputSchema, AiretryResultSchema, type AiretryResult } from '../
 import { GenerateInputSchema, GenerateResultSchema, type GenerateResult } from '../core/generate/generate-input';
 import { SessionInputSchema } from '../core/session/session-input';
 import { SessionResultSchema, type SessionResult } from '../core/session/session-result';
+import { shorten } from '../core/conversation/preview';
 
 /**
  * The ready-made workflows a client can start by name, each with its input schema (checked
@@ -25,11 +26,6 @@ export interface RunKind<S extends z.ZodType = z.ZodType, R = unknown> {
   result?: R;
 }
 
-const oneLine = (text: string, max = 80) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
-
 /** `fork of agent-1a2b at n7 — ` for a fork's summary. */
 const forkOf = (input: { fork?: { parent: { workflowId: string }; nodeId: number } }) =>
   input.fork ? `fork of ${input.fork.parent.workflowId} at n${input.fork.nodeId} — ` : '';
@@ -39,33 +35,33 @@ export const RUN_KINDS = {
     workflowType: 'generate',
     schema: GenerateInputSchema,
     resultSchema: GenerateResultSchema,
-    summary: (input) => `generate: ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`)}`,
+    summary: (input) => `generate: ${shorten(input.prompt ?? `${input.messages?.length ?? 0} messages`, 80)}`,
   } satisfies RunKind<typeof GenerateInputSchema, GenerateResult>,
   airetry: {
     workflowType: 'airetry',
     schema: AiretryInputSchema,
     resultSchema: AiretryResultSchema,
     summary: (input) =>
-      `${forkOf(input)}airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+      `${forkOf(input)}airetry (${input.checks.length} check${input.checks.length === 1 ? '' : 's'}): ${shorten(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AiretryInputSchema, AiretryResult>,
   agent: {
     workflowType: 'agent',
     schema: AgentInputSchema,
     resultSchema: AgentResultSchema,
-    summary: (input) => `${forkOf(input)}agent ${input.algorithm} (${input.tools.join(', ')}): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+    summary: (input) => `${forkOf(input)}agent ${input.algorithm} (${input.tools.join(', ')}): ${shorten(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof AgentInputSchema, AgentResult>,
   'code-fixer': {
     workflowType: 'codeFixer',
     schema: CodeFixerInputSchema,
     resultSchema: CodeFixerResultSchema,
-    summary: (input) => `code fixer (${input.language}, ${input.numRounds} rounds): ${oneLine(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
+    summary: (input) => `code fixer (${input.language}, ${input.numRounds} rounds): ${shorten(input.prompt ?? `${input.messages?.length ?? 0} messages`, 60)}`,
   } satisfies RunKind<typeof CodeFixerInputSchema, CodeFixerResult>,
   session: {
     workflowType: 'session',
     schema: SessionInputSchema,
     resultSchema: SessionResultSchema,
     summary: (input) =>
-      `session${input.tools.length ? ` (${input.tools.join(', ')})` : ''}: ${oneLine(input.system ?? (input.messages?.length ? `${input.messages.length} messages` : 'conversation'), 60)}`,
+      `session${input.tools.length ? ` (${input.tools.join(', ')})` : ''}: ${shorten(input.system ?? (input.messages?.length ? `${input.messages.length} messages` : 'conversation'), 60)}`,
   } satisfies RunKind<typeof SessionInputSchema, SessionResult>,
 } satisfies Record<KindName, RunKind>; // one entry per name of RUN_KIND_NAMES, no other
 

@@ -1,5 +1,6 @@
 import { DefaultLogger, type LogEntry, type LogLevel } from '@temporalio/worker';
 import { inspect } from 'node:util';
+import { firstLine } from '../core/first-line';
 
 /**
  * The log of grove's worker processes (`grove worker`, `grove dev`, the demo): one line per
@@ -30,15 +31,10 @@ export function formatLogEntry(entry: Pick<LogEntry, 'level' | 'message' | 'meta
   const meta = (entry.meta ?? {}) as Record<string, unknown>;
   if (entry.message === 'Activity failed' && meta.error instanceof Error) {
     const err = meta.error as Error & { type?: string; nonRetryable?: boolean };
-    const what = err.type ? `${err.type}: ${firstLine(err.message)}` : `${err.name}: ${firstLine(err.message)}`;
+    const what = err.type ? `${err.type}: ${firstLine(err.message, 400)}` : `${err.name}: ${firstLine(err.message, 400)}`;
     const next = err.nonRetryable ? 'not retried' : 'retrying';
     return `${time} [${entry.level}] ${meta.activityType} for workflow ${meta.workflowId} failed on attempt ${meta.attempt}: ${what}; ${next}`;
   }
   const rest = Object.keys(meta).length > 0 ? ` ${inspect(meta, { breakLength: Infinity, depth: 2 })}` : '';
   return `${time} [${entry.level}] ${entry.message}${rest}`;
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n')[0];
-  return line.length > 400 ? `${line.slice(0, 399)}…` : line;
 }

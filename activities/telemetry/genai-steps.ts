@@ -3,6 +3,7 @@ import { activityContext } from '../activity-context';
 import type { GroveInstruments } from './genai-metrics';
 import { inputMessages, outputMessages, systemInstructions } from './genai-content';
 import type { EvaluationOutcome, ModelRequest, ModelResponse, StepTelemetry, ToolOutcome, ToolRun } from './step-telemetry';
+import { firstLine } from '../../core/first-line';
 
 export interface GenAiStepsOptions {
   /** Absent when traces are off (metrics may still be on). */
@@ -48,7 +49,7 @@ export function genAiSteps(opts: GenAiStepsOptions): StepTelemetry {
         return result;
       } catch (err) {
         span.setAttribute('error.type', errorType(err));
-        span.setStatus({ code: SpanStatusCode.ERROR, message: firstLine(err) });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: firstLine(err instanceof Error ? err.message : String(err), 300) });
         failed?.(err);
         throw err;
       } finally {
@@ -206,9 +207,4 @@ function errorType(err: unknown): string {
   const type = (err as { type?: unknown })?.type;
   if (typeof type === 'string' && type !== '') return type;
   return err instanceof Error ? err.name : '_OTHER';
-}
-
-function firstLine(err: unknown): string {
-  const line = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }

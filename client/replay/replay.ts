@@ -4,6 +4,7 @@ import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { bundleGroveWorkflows } from '../../workers/workflow-bundle';
 import { eventInTask, eventTypeName, historyPrefix, nondeterminismMessage, parseNondeterminism, workflowTasks, type Divergence, type History } from './divergence';
+import { firstLine } from '../../core/first-line';
 
 export type { Divergence } from './divergence';
 
@@ -63,7 +64,7 @@ export async function replayHistory(history: History | unknown, opts: ReplayOpti
     return { ...base, ok: true, ms: Date.now() - t0 };
   } catch (err) {
     const ms = Date.now() - t0;
-    if (!(err instanceof DeterminismViolationError)) return { ...base, ok: false, ms, error: firstLine(err) };
+    if (!(err instanceof DeterminismViolationError)) return { ...base, ok: false, ms, error: firstLine(err instanceof Error ? err.message : String(err)) };
     return { ...base, ok: false, ms, divergence: await locate(parsed, err, options) };
   }
 }
@@ -158,8 +159,4 @@ async function locate(history: History, err: DeterminismViolationError, options:
   }
   const event = tasks > 0 ? eventInTask(history, lo, match) : undefined;
   return { ...parsed, eventId: event ? Number(event.eventId) : undefined, eventType: event ? eventTypeName(event) : parsed.eventType, message };
-}
-
-function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0];
 }

@@ -8,7 +8,8 @@ import type { TreeNode } from '../../core/tree/tree-node';
 import type { NodeParts, NodeStatus, ViewNode } from '../model/view-tree';
 import { FULL_LABEL_NODES, knownMessages, readStep, stepLabels } from './agent-steps';
 import { promptLabel, stepLabel } from './labels';
-import { facts, fixed, oneLine, type RunAdapter, type RunReader, type RunSnapshot, type StoreReader } from './run-adapter';
+import { facts, fixed, type RunAdapter, type RunReader, type RunSnapshot, type StoreReader } from './run-adapter';
+import { shorten } from '../../core/conversation/preview';
 
 /** What the statuses need from the run's options (the defaults when the input cannot be read). */
 interface AgentRules {
@@ -62,7 +63,7 @@ export const agentAdapter: RunAdapter = {
       note,
       facts: facts([
         ['algorithm', rules.algorithm],
-        ['prompt', rules.prompt && oneLine(rules.prompt, 200)],
+        ['prompt', rules.prompt && shorten(rules.prompt, 200)],
         ['nodes', tree.size],
         ['abandoned by rewinds', abandoned ? `${abandoned} node${abandoned === 1 ? '' : 's'} (${tree.abandonedRoots().map((id) => `n${id}`).join(', ')} and below)` : undefined],
         ['model calls', counters?.llmCalls],
@@ -70,7 +71,7 @@ export const agentAdapter: RunAdapter = {
         ['tool errors', counters?.toolErrors],
         ['threshold', rules.threshold],
         ['max depth', rules.maxDepth],
-        ['answer', result?.answer && oneLine(result.answer, 200)],
+        ['answer', result?.answer && shorten(result.answer, 200)],
         ['solution', result ? (result.isSolution ? `yes (n${result.bestNodeId}, score ${fixed(result.score)})` : `no (best n${result.bestNodeId}, score ${fixed(result.score)})`) : undefined],
         ['stop', (result?.stop ?? progress?.stop)?.message],
         ...(result?.reflections ?? progress?.reflections ?? []).map((r, i): [string, string] => [`reflection ${i + 1}`, r]),

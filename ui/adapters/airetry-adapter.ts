@@ -1,6 +1,7 @@
 import { AiretryInputSchema, type AiretryResult } from '../../core/airetry/airetry-input';
-import { facts, oneLine, type RunAdapter, type RunReader, type RunSnapshot } from './run-adapter';
+import { facts, type RunAdapter, type RunReader, type RunSnapshot } from './run-adapter';
 import { readSampleRun, sampleSnapshot } from './sample-snapshot';
+import { shorten } from '../../core/conversation/preview';
 
 /**
  * airetry runs (and workflows that `exposeCall` an AI call): the sample tree from the `tree`
@@ -20,14 +21,14 @@ export const airetryAdapter: RunAdapter = {
     return sampleSnapshot(run, {
       prompt: input.success ? input.data.prompt : undefined,
       facts: facts([
-        ['prompt', input.success && input.data.prompt ? oneLine(input.data.prompt, 200) : undefined],
+        ['prompt', input.success && input.data.prompt ? shorten(input.data.prompt, 200) : undefined],
         ['samples', run.tree.size - 1],
         ['abandoned by rewinds', abandoned || undefined],
         ['calls', result?.calls ?? progress?.calls],
         ['retries', result?.retries ?? progress?.retries],
         ['active sample', run.activeId],
         ...checks.map((name): [string, string] => [`check ${name}`, outcomes.has(name) ? (outcomes.get(name) ? 'passed' : 'failed') : reader.live ? 'pending' : 'not reached']),
-        ['output', result ? oneLine(typeof result.output === 'string' ? result.output : JSON.stringify(result.output), 200) : undefined],
+        ['output', result ? shorten(typeof result.output === 'string' ? result.output : JSON.stringify(result.output), 200) : undefined],
         ['error', progress?.error?.message],
       ]),
     });

@@ -5,8 +5,9 @@ import { CodeFixerInputSchema, type CodeFixerResult } from '../../core/code/code
 import { messageText } from '../../core/schemas/messages';
 import type { TreeNode } from '../../core/tree/tree-node';
 import { messageLabel } from './labels';
-import { facts, oneLine, type RunAdapter, type RunReader, type RunSnapshot } from './run-adapter';
+import { facts, type RunAdapter, type RunReader, type RunSnapshot } from './run-adapter';
 import { readSampleRun, sampleSnapshot } from './sample-snapshot';
+import { shorten } from '../../core/conversation/preview';
 
 type Attempt = CodeFixerResult['attempts'][number];
 
@@ -30,7 +31,7 @@ export const codeFixerAdapter: RunAdapter = {
       label: (node) => attemptLabel(node, attempts.get(node.id), language),
       nodeFacts: (node) => [['sandbox', sandboxSays(attempts.get(node.id))]],
       facts: facts([
-        ['prompt', input.success && input.data.prompt ? oneLine(input.data.prompt, 200) : undefined],
+        ['prompt', input.success && input.data.prompt ? shorten(input.data.prompt, 200) : undefined],
         ['language', language],
         ['tests', input.success ? (input.data.testCode ? `${input.data.testCode.split('\n').filter((l) => l.trim()).length} lines` : 'none given') : undefined],
         ['attempts', result?.calls ?? progress?.calls],
@@ -58,7 +59,7 @@ function attemptLabel(node: TreeNode<ConversationDelta>, attempt: Attempt | unde
 function failureOf(feedback: string): string | undefined {
   for (const line of feedback.split('\n')) {
     const m = /^\*\*([^*]+):\*\*\s*(.*)$/.exec(line.trim());
-    if (m && !/^(Tests|Line \d+|Output Captured)$/.test(m[1])) return oneLine(`${m[1].replace(/ Detected$/, '').toLowerCase()}: ${m[2]}`, 90);
+    if (m && !/^(Tests|Line \d+|Output Captured)$/.test(m[1])) return shorten(`${m[1].replace(/ Detected$/, '').toLowerCase()}: ${m[2]}`, 90);
   }
   return undefined;
 }

@@ -2,7 +2,8 @@ import { GenerateInputSchema, type GenerateResult } from '../../core/generate/ge
 import { promptConversation } from '../../core/schemas/prompt-conversation';
 import type { NodeParts, ViewNode } from '../model/view-tree';
 import { messageLabel, promptLabel } from './labels';
-import { facts, oneLine, type RunAdapter, type RunReader, type RunSnapshot } from './run-adapter';
+import { facts, type RunAdapter, type RunReader, type RunSnapshot } from './run-adapter';
+import { shorten } from '../../core/conversation/preview';
 
 /**
  * `generate` runs: one model call, drawn as the smallest tree — the prompt and, once it came,
@@ -26,10 +27,10 @@ export const generateAdapter: RunAdapter = {
       tree: { nodes, bestPath: nodes.map((n) => n.id) },
       note: result ? undefined : reader.live ? 'waiting for the model’s answer' : 'the call did not complete: it has no answer',
       facts: facts([
-        ['prompt', input.success && input.data.prompt ? oneLine(input.data.prompt, 200) : undefined],
+        ['prompt', input.success && input.data.prompt ? shorten(input.data.prompt, 200) : undefined],
         ['model', result?.model ?? (input.success ? input.data.model : undefined)],
         ['tokens', result?.usage.totalTokens],
-        ['answer', result?.output ? oneLine(result.output, 200) : undefined],
+        ['answer', result?.output ? shorten(result.output, 200) : undefined],
       ]),
       parts: async (ids) => new Map(ids.filter((id) => parts.has(id)).map((id) => [id, parts.get(id)!])),
     };

@@ -1,5 +1,5 @@
 import { messageText, type Message } from '../../core/schemas/messages';
-import { oneLine } from './run-adapter';
+import { shorten } from '../../core/conversation/preview';
 
 /**
  * Node labels: one line that says what a node did — the tool it called with its key arguments,
@@ -33,10 +33,10 @@ export function stepLabel(preview: string): string {
 export function messageLabel(message: Message | undefined): string {
   if (!message) return '(no answer)';
   if (message.role === 'assistant' && message.tool_calls?.length) {
-    return oneLine(message.tool_calls.map((c) => stepLabel(`${c.function.name}(${c.function.arguments.replace(/\s+/g, '')})`)).join(', '), LABEL_CHARS);
+    return shorten(message.tool_calls.map((c) => stepLabel(`${c.function.name}(${c.function.arguments.replace(/\s+/g, '')})`)).join(', '), LABEL_CHARS);
   }
   const text = messageText(message);
-  return text.trim() ? oneLine(text, LABEL_CHARS) : '(empty answer)';
+  return text.trim() ? shorten(text, LABEL_CHARS) : '(empty answer)';
 }
 
 /**
@@ -46,16 +46,16 @@ export function messageLabel(message: Message | undefined): string {
  * promptLabel('Let x = 9418.343 * 8.11 and y = 2x.'); // 'prompt: Let x = 9418.343 * 8.11 and y = 2x.'
  */
 export function promptLabel(prompt: string | undefined): string {
-  return prompt?.trim() ? `prompt: ${oneLine(prompt, LABEL_CHARS - 8)}` : 'prompt';
+  return prompt?.trim() ? `prompt: ${shorten(prompt, LABEL_CHARS - 8)}` : 'prompt';
 }
 
 /** A JSON string's text; a cut one (`"The ans…`) loses its opening quote and escapes. */
 function unquote(quoted: string): string {
   try {
     const text = JSON.parse(quoted) as unknown;
-    if (typeof text === 'string') return oneLine(text, LABEL_CHARS);
+    if (typeof text === 'string') return shorten(text, LABEL_CHARS);
   } catch {
     // cut at the preview's length: read it as far as it goes
   }
-  return oneLine(quoted.slice(1).replace(/"$/, '').replace(/\\n/g, ' ').replace(/\\(["\\])/g, '$1'), LABEL_CHARS);
+  return shorten(quoted.slice(1).replace(/"$/, '').replace(/\\n/g, ' ').replace(/\\(["\\])/g, '$1'), LABEL_CHARS);
 }

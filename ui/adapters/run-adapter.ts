@@ -42,12 +42,6 @@ export interface RunAdapter {
   snapshot(reader: RunReader): Promise<RunSnapshot>;
 }
 
-/** A short single line of a text, for labels and facts. */
-export function oneLine(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 /** `0.83`, or '' for a missing number. */
 export function fixed(x: number | undefined, digits = 2): string {
   return x === undefined || !Number.isFinite(x) ? '' : x.toFixed(digits);
