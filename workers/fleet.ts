@@ -74,8 +74,10 @@ export async function runInFleet(
     if (worker.getState() === 'RUNNING') worker.shutdown();
   });
   try {
-    // A convenience for others: never delay or fail the worker over it.
-    void publishRegistry(opts.store, fleet.registry).catch(() => {});
+    // Published before this worker polls, so a worker that sees it polling finds its registry and
+    // can say what differs. A convenience for others: a store that fails never fails the worker,
+    // and one that is slow holds it up PUBLISH_WAIT_MS at most.
+    await publishedOrLate(publishRegistry(opts.store, fleet.registry));
     watch.start();
     await next();
   } finally {
@@ -86,6 +88,15 @@ export async function runInFleet(
     fleet.peers = undefined;
   }
   if (companionFailed) throw companionFailed;
+}
+
+/** How long a worker waits for its registry to be published before it polls anyway. */
+const PUBLISH_WAIT_MS = 5_000;
+
+function publishedOrLate(publishing: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS)));
+  return Promise.race([publishing.then(() => undefined, () => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 /**
