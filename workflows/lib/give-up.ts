@@ -2,6 +2,7 @@ import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio
 import { activityKind, isToolActivity } from '../../core/runs/activity-kinds';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
 import { LlmFailure, RunFailure } from '../../core/failures';
+import { firstLine } from '../../core/first-line';
 
 /** The retry bounds a run's activities were scheduled with (its `llm` settings). */
 export type RetryBounds = Pick<LlmSettings, 'retryWindowMs' | 'maxAttempts'>;
@@ -56,8 +57,4 @@ function chain(err: unknown): Error[] {
 /** `START_TO_CLOSE` -> `start-to-close`. */
 function timeoutName(type: string | undefined): string {
   return (type ?? 'unspecified').toLowerCase().replace(/_/g, '-');
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0];
 }

@@ -6,6 +6,7 @@ import { retriesExhausted, type RetryBounds } from './give-up';
 import { workflowTracing } from './telemetry-hook';
 import { patchId } from '../patches';
 import { RunFailure } from '../../core/failures';
+import { shorten } from '../../core/conversation/preview';
 
 export type { RunStatus } from '../../core/schemas/run-status';
 
@@ -77,6 +78,5 @@ export function firstApplicationFailure(err: unknown): ApplicationFailure | unde
 
 /** A short, single-line preview of a text for summaries: `'yellow'`, `'I think it is…'`. */
 export function preview(text: string | null | undefined, max = 40): string {
-  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
-  return `'${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}'`;
+  return `'${shorten(text ?? '', max)}'`;
 }
