@@ -28,6 +28,8 @@ import { GroveSession, Steering, type SessionOpenOptions } from './steering-clie
 import { connectClient } from '../temporal/connect';
 import { runUrl, temporalSettings, type TemporalConnectionSettings } from '../temporal/connection-options';
 import { ensureSearchAttributes } from './temporal-server/search-attributes';
+import { describeRun } from '../core/runs/describe-run';
+import { figuresOfAttributes, figuresOfProgress } from '../core/runs/run-figures';
 import { flushGroveTelemetry } from '../activities/telemetry/telemetry-registry';
 
 /** A run's tree as `GroveClient.tree` returns it. */
@@ -246,23 +248,29 @@ export class GroveClient {
   }
 
   /**
-   * Counters of a run: live by query while it runs (samples, retries, nodes, model calls,
-   * tokens...) with its `health` (what it waits on, retrying or stalled), else its final status
-   * and counters as recorded.
+   * A run's status, a one-line summary and its figures (`modelCalls`, `samples`, `toolRuns`,
+   * `tokens`, `best`: defined once in docs/runs.md, "The figures", and computed by
+   * core/runs/run-figures.ts for every surface): a completed run's from its result (its summary is
+   * the headline `grove result` leads with), a running run's live by query (the query's own
+   * fields too) with its `health` (what it waits on, retrying or stalled), any other
+   * run's as its search attributes recorded them.
    */
   async progress(workflowId: string, opts: HealthOptions = {}): Promise<Record<string, unknown>> {
     const state = await this.state(workflowId, opts);
     const health = state.health ? { health: state.health } : {};
-    if (state.workflowType === 'generate') {
-      return { workflowId, status: state.status, summary: `${workflowId} is a generate run (one model call): ${describeRunState(state)}`, ...health };
+    if (state.temporalStatus === 'COMPLETED') {
+      // A completed run's figures come from its result, as `grove result` prints them (docs/runs.md, "The figures").
+      const run = describeRun(state.kind, await this.handle(workflowId).result());
+      return { workflowId, status: state.status, summary: run.headline, ...run.figures };
     }
-    if (state.status === 'running') {
+    if (state.status === 'running' && state.workflowType !== 'generate') {
       if (!(await this.hasWorker(state.taskQueue))) {
-        return { workflowId, status: state.status, summary: `${describeRunState(state)}; no worker polls task queue "${state.taskQueue}" to answer for its counters`, ...health };
+        return { workflowId, status: state.status, summary: `${describeRunState(state)}; no worker polls task queue "${state.taskQueue}" to answer for its counters`, ...figuresOfAttributes(state), ...health };
       }
-      return { ...(await this.handle(workflowId).query<Record<string, unknown>>('progress')), ...health };
+      const live = await this.handle(workflowId).query<Record<string, unknown>>('progress');
+      return { ...live, workflowId, status: state.status, summary: describeRunState(state), ...figuresOfProgress(state.kind, live), ...health };
     }
-    return { workflowId, status: state.status, summary: describeRunState(state), calls: state.calls, tokens: state.tokens, bestScore: state.bestScore };
+    return { workflowId, status: state.status, summary: describeRunState(state), ...figuresOfAttributes(state), ...health };
   }
 
   /**

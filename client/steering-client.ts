@@ -133,8 +133,13 @@ export async function steeringError(client: Client, workflowId: string, name: st
     .then((d) => d.status.name)
     .catch(() => undefined);
   if (status === undefined) return new SteeringError(`there is no run ${workflowId}`, 'GroveRunNotFound', { cause: err });
+  // What applies to a finished run depends on what was asked: nothing is left to stop or approve; a rewind or feedback can go to a fork.
+  const instead =
+    name === 'stop' ? `there is nothing to stop (\`grove result ${workflowId}\` prints how it ended)`
+    : name === 'approve' ? `nothing waits for approval (\`grove actions ${workflowId}\` shows what was decided)`
+    : `${name} needs a running run (\`grove fork ${workflowId} --node N\` continues its tree from a node)`;
   return new SteeringError(
-    `run ${workflowId} has finished (${status.toLowerCase()}): ${name} needs a running run (a finished run can be forked from a node instead)`,
+    `run ${workflowId} has finished (${status.toLowerCase()}): ${instead}`,
     'GroveRunFinished',
     { cause: err },
   );

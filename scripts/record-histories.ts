@@ -125,6 +125,9 @@ async function main(): Promise<void> {
       // A failed run: the LLM judge, given no model, judges with the run's model (grove-evaluator-run-model),
       // a player that cannot judge, so every evaluation fails and the run fails, recording its ending (grove-status-every-ending).
       ['agent-mcts-failed-judged-by-its-model', () => grove.run('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm' }, maxDepth: 4, seed: 1, budget: { maxCalls: 12 } }, { workflowId: 'agent-mcts-failed-judged-by-its-model' }).then(() => ({ workflowId: 'agent-mcts-failed-judged-by-its-model' }), () => ({ workflowId: 'agent-mcts-failed-judged-by-its-model' }))],
+      // airetry and the code fixer counting model calls (requests), not samples (grove-model-calls): two samples per request here.
+      ['airetry-model-calls', () => grove.run('airetry', { prompt: COLOR, model: 'color-guesser', config: { nSamples: 2 }, apiKwargs: { n: 2 }, seed: 1, checks: [{ kind: 'maxWords', max: 1 }, { kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }] }, { workflowId: 'airetry-model-calls' })],
+      ['code-fixer-model-calls', () => grove.run('code-fixer', CODE_FIXER, { workflowId: 'code-fixer-model-calls' })],
       // An answer with 100 tool calls: 64 run, one tool message answers the rest.
       ['agent-greedy-dropped-calls', () => grove.run('agent', { algorithm: 'greedy', prompt: 'Multiply everything.', tools: ['multiply', 'final_answer'], model: 'echo?calls=100', apiKwargs: { max_tokens: 20_000 }, evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 1, bFactor: 1 }, { workflowId: 'agent-greedy-dropped-calls' })],
     ];

@@ -14,6 +14,8 @@ import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { startRun } from './lib/run-lifecycle';
 import { fitResult } from './lib/result-size';
 import { patchId } from './patches';
+import { countModelCalls, MODEL_CALLS } from './lib/model-call-count';
+import { describeFigures, plural } from '../core/runs/run-figures';
 
 /** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
 export const LINEAR_PATTERNS = patchId('grove-linear-patterns');
@@ -46,13 +48,18 @@ export const EXACT_SCHEMA = patchId('grove-json-schema-exact');
  * }] });
  */
 export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
-  const { input } = await startRun(AiretryInputSchema, raw, { what: 'airetry input', kind: 'airetry' });
-  const port = workflowPort(input.llm);
+  // Asked before the first await (with the run's start), so every replay meets the marker in the same workflow task.
+  let countsModelCalls = false;
+  const { input } = await startRun(AiretryInputSchema, raw, { what: 'airetry input', kind: 'airetry', beforeReport: () => (countsModelCalls = patched(MODEL_CALLS)) });
+  const counted = countModelCalls(workflowPort(input.llm));
+  const port = counted.port;
+  // What GroveCalls holds: model calls; runs recorded before wrote samples.
+  const modelCalls = () => (countsModelCalls ? counted.calls() : call.config.calls);
   const onSamples = ({ calls }: { calls: number }) => {
-    reportRun({ calls, tokens: call.usage.totalTokens });
+    reportRun({ calls: modelCalls(), tokens: call.usage.totalTokens });
     const abandoned = call.samples.abandonedRoots();
     const pruned = abandoned.length ? `\n\nabandoned by rewinds (kept in the \`tree\` query): ${abandoned.map((id) => `sample ${id}`).join(', ')}` : '';
-    setCurrentDetails(`**airetry** — ${calls} samples, ${call.config.retries} retries${call.stopped ? `, stopped by ${call.stopped.by}` : ''}\n\n\`\`\`\n${treeText(call, true)}\n\`\`\`${pruned}`);
+    setCurrentDetails(`**airetry** — ${describeFigures({ modelCalls: countsModelCalls ? counted.calls() : undefined, samples: calls })}, ${plural(call.config.retries, 'retry', 'retries')}${call.stopped ? `, stopped by ${call.stopped.by}` : ''}\n\n\`\`\`\n${treeText(call, true)}\n\`\`\`${pruned}`);
   };
   // Patterns in checks and schemas are matched in linear time; runs recorded before keep their engine.
   const patterns = patched(LINEAR_PATTERNS) ? 'linear' : 'native';
@@ -69,9 +76,9 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     if (overrides.budget?.maxCalls !== undefined) call.config.maxCalls = overrides.budget.maxCalls;
     if (overrides.budget?.maxRetries !== undefined) call.config.maxRetries = overrides.budget.maxRetries;
   });
-  exposeCall(call);
+  exposeCall(call, countsModelCalls ? { modelCalls: counted.calls } : {});
   const steering = steerCall(call, { changed: () => onSamples({ calls: call.config.calls }) });
-  const judge: JudgeRunner = async (c, question, model) => llmJudge(question, { model, llm: input.llm })(c);
+  const judge: JudgeRunner = async (c, question, model) => counted.judged(llmJudge(question, { model, llm: input.llm })(c));
   let outcomes: CheckOutcome[];
   try {
     const resuming = resumePoint();
@@ -84,12 +91,13 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
       reportRun({ status: 'exhausted' });
       throw ApplicationFailure.nonRetryable(err.message, err.name);
     }
-    failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
+    failRun(err, { calls: modelCalls(), tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
   steering.finish(call.stopped ? `the run was stopped by ${call.stopped.by}` : 'the run has ended');
-  const final = { calls: call.config.calls, tokens: call.usage.totalTokens };
+  const final = { calls: modelCalls(), tokens: call.usage.totalTokens };
   const result = fitResult('airetry', {
     ...callResult(call, outcomes),
+    ...(countsModelCalls ? { modelCalls: counted.calls() } : {}),
     treeText: treeText(call, false),
     ...(call.stopped ? { stopped: call.stopped } : {}),
     ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),

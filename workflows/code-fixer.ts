@@ -13,6 +13,8 @@ import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { startRun } from './lib/run-lifecycle';
 import { fitResult } from './lib/result-size';
 import { patchId } from './patches';
+import { countModelCalls, MODEL_CALLS } from './lib/model-call-count';
+import { describeFigures, plural } from '../core/runs/run-figures';
 
 /**
  * Change id: code-fixer runs call their kind `code-fixer` — in `GroveKind`, the policy check and
@@ -35,9 +37,14 @@ export const KIND_NAME_PATCH = patchId('grove-kind-code-fixer');
  */
 export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
   const kind = patched(KIND_NAME_PATCH) ? 'code-fixer' : 'codeFixer';
-  const { input } = await startRun(CodeFixerInputSchema, raw, { what: `${kind} input`, kind });
+  // Asked before the first await (with the run's start), so every replay meets the marker in the same workflow task.
+  let countsModelCalls = false;
+  const { input } = await startRun(CodeFixerInputSchema, raw, { what: `${kind} input`, kind, beforeReport: () => (countsModelCalls = patched(MODEL_CALLS)) });
   const prompt = input.messages ?? promptConversation({ prompt: input.prompt, system: input.system });
-  const port = workflowPort(input.llm);
+  const counted = countModelCalls(workflowPort(input.llm));
+  const port = counted.port;
+  // What GroveCalls holds: model calls; runs recorded before wrote attempts (samples).
+  const modelCalls = () => (countsModelCalls ? counted.calls() : call.config.calls);
   const call = new AICall<string>(prompt, {
     kind: 'generate',
     parser: textOutput,
@@ -48,20 +55,21 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
     port: {
       ...port,
       onSamples: ({ calls }) => {
-        reportRun({ calls, tokens: call.usage.totalTokens });
-        setCurrentDetails(`**${kind}** (${input.language}) — ${calls} attempts, ${call.config.retries} feedback rounds\n\n\`\`\`\n${treeText(call, true)}\n\`\`\``);
+        reportRun({ calls: modelCalls(), tokens: call.usage.totalTokens });
+        setCurrentDetails(`**${kind}** (${input.language}) — ${describeFigures({ modelCalls: countsModelCalls ? counted.calls() : undefined, samples: calls })}, ${plural(call.config.retries, 'feedback round')}\n\n\`\`\`\n${treeText(call, true)}\n\`\`\``);
       },
     },
   });
-  exposeCall(call);
+  exposeCall(call, countsModelCalls ? { modelCalls: counted.calls } : {});
   let fixed;
   try {
     fixed = await runCodeFixer(call, (job) => execInSandbox(job), input);
   } catch (err) {
-    failRun(err, { calls: call.config.calls, tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
+    failRun(err, { calls: modelCalls(), tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
-  const best = fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
-  const final = { calls: call.config.calls, tokens: call.usage.totalTokens, bestScore: best };
+  // The returned code's share of tests passed (runs recorded before wrote the best attempt's).
+  const best = countsModelCalls ? (fixed.outcome ? testScore(fixed.outcome) : 0) : fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
+  const final = { calls: modelCalls(), tokens: call.usage.totalTokens, bestScore: best };
   const result = fitResult('code-fixer', {
     success: fixed.success,
     // The tests decided; without tests nothing checked what the code does: running without an error is not verified.
@@ -70,6 +78,7 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
     outcome: fixed.outcome,
     attempts: fixed.attempts.map((a) => ({ sampleId: a.sampleId, ok: a.outcome.ok, kind: a.outcome.error?.kind, tests: a.outcome.tests })),
     ...callSummary(call),
+    ...(countsModelCalls ? { modelCalls: counted.calls() } : {}),
     treeText: treeText(call, false),
   }, final);
   reportRun({ status: fixed.success ? 'succeeded' : 'exhausted', ...final });

@@ -115,6 +115,12 @@ export const PATCHES = {
     before: ['airetry-color-game-swept'],
     after: ['airetry-json-schema-exact'],
   },
+  'grove-model-calls': {
+    since: '2026-11-25',
+    changes: 'airetry, code fixer: `GroveCalls` and the result\'s `modelCalls` count the requests a model answered (a request for n samples is one; LLM-judge checks count), not the samples drawn; the code fixer\'s `GroveBestScore` is the returned code\'s share of tests passed',
+    before: ['airetry-color-game-swept', 'code-fixer'],
+    after: ['airetry-model-calls', 'code-fixer-model-calls'],
+  },
 } as const satisfies Record<string, PatchRecord>;
 
 /** What the registry says of one patch. */

@@ -112,7 +112,9 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
     max_tokens: EVALUATOR_DEFAULTS.maxTokens,
     ...(n === 1 ? {} : { n }),
   };
-  const { response } = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), body, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey, telemetry: opts.telemetry });
+  // A 404's hint names the setting the user gave: the evaluator's own model, else the run's.
+  const callOptions = { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey, telemetry: opts.telemetry, modelSetting: spec.model !== undefined ? "the run's `evaluator.model`" : undefined };
+  const { response } = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), body, callOptions);
   if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
     throw ApplicationFailure.retryable(
       `the model endpoint at ${opts.config.baseURL} (model ${model}) sent an evaluation without choices`,
@@ -133,7 +135,7 @@ export async function evaluateWithLlm(trajectory: Message[], spec: LlmEvaluatorS
       messages: [{ role: 'system' as const, content: `${String(system!.content)}\n${CUT_OFF_INSTRUCTION}` }, ...rest],
       ...(cut.length === 1 ? { n: undefined } : { n: cut.length }),
     };
-    const again = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), retry, { baseURL: opts.config.baseURL, signal: opts.signal, callKey: opts.callKey, telemetry: opts.telemetry });
+    const again = await compatCompletion(opts.client, opts.compat ?? sharedCompat(), retry, callOptions);
     const redo = [...(again.response?.choices ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     cut.forEach((at, k) => {
       if (redo[k]) parsed[at] = parseEvaluation(sampleText(redo[k].message));

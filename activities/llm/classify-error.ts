@@ -9,6 +9,8 @@ export { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/failures';
 export interface CallContext {
   baseURL: string;
   model: string;
+  /** Where the model name came from, named in a 404's hint (default: the run's `model` option or GROVE_MODEL on the workers). */
+  modelSetting?: string;
   /** Longest retry delay a `Retry-After` may ask for (default: the current activity's `maximumInterval`). */
   maxRetryDelayMs?: number;
 }
@@ -49,7 +51,7 @@ export function classifyLlmError(err: unknown, ctx: CallContext): ApplicationFai
       return fatal(`the API key may not use model ${ctx.model} at ${ctx.baseURL} (403: ${detail}): check the key's permissions or pick another model`, LlmFailure.PermissionDenied, err);
     }
     if (status === 404) {
-      return fatal(`model "${ctx.model}" was not found at ${ctx.baseURL} (404: ${detail}): check the model name (GROVE_MODEL or the run's model option) and OPENAI_BASE_URL`, LlmFailure.ModelNotFound, err);
+      return fatal(`model "${ctx.model}" was not found at ${ctx.baseURL} (404: ${detail}): check ${ctx.modelSetting ?? "the model name (the run's `model` option, or GROVE_MODEL on the workers)"} and OPENAI_BASE_URL`, LlmFailure.ModelNotFound, err);
     }
     if ((status === 400 || status === 413) && isContextLength(code, detail)) {
       const run = activityContext()?.info.workflowExecution?.workflowId;

@@ -7,6 +7,8 @@ type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
 export interface CompatOptions {
   baseURL: string;
+  /** Where the model name came from, for the hint of a 404 (`evaluator.model`; default: the run's model or GROVE_MODEL). */
+  modelSetting?: string;
   signal?: AbortSignal;
   callKey?: string;
   /** Traces the call (all its requests together) and counts its tokens, when the worker exports telemetry. */
@@ -70,7 +72,7 @@ async function sendAdapted(client: OpenAI, quirks: ProviderQuirks, notes: string
       // 5xx — overload, a crash — is retried by Temporal, never taken for an incompatibility).
       const refusal = status !== undefined && status >= 400 && ![401, 403, 404, 408, 409, 429].includes(status) && (status < 500 || isValidationMessage(message));
       const quirk = refusal ? quirkFromRefusal(message, adapted, quirks) : undefined;
-      if (!quirk) throw classifyLlmError(err, { baseURL: opts.baseURL, model: body.model });
+      if (!quirk) throw classifyLlmError(err, { baseURL: opts.baseURL, model: body.model, modelSetting: opts.modelSetting });
       quirks[quirk] = true;
       notes.push(`${quirk}: the server refused the request (${status}: ${message.split('\n')[0]!.slice(0, 120)}), so it was sent again adapted`);
     }

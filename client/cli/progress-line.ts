@@ -1,5 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { RunHealth } from '../../temporal/runs/run-health';
+import { plural } from '../../core/runs/run-figures';
 
 /**
  * One line of a run's progress from its `progress` query (agent or airetry shape), e.g.
@@ -12,10 +13,17 @@ import type { RunHealth } from '../../temporal/runs/run-health';
 export function formatProgress(p: Record<string, any>): string {
   const parts: string[] = [];
   const of = (used: number, max: number | undefined) => (max === undefined ? `${used}` : `${used}/${max}`);
-  if (p.counters) {
-    parts.push(`step ${p.counters.steps}`, `${p.nodes} nodes`, `${of(p.counters.llmCalls, p.budget?.maxCalls)} model calls`);
-  } else if (typeof p.samples === 'number') {
-    parts.push(`${p.samples} samples`, `${of(p.calls, p.maxCalls)} calls`, `${of(p.retries, p.maxRetries)} retries`);
+  if (p.counters && typeof p.counters.llmCalls === 'number') {
+    parts.push(`step ${p.counters.steps}`, plural(p.nodes, 'node'), `${of(p.counters.llmCalls, p.budget?.maxCalls)} model calls`);
+    if (typeof p.counters.toolRuns === 'number') parts.push(plural(p.counters.toolRuns, 'tool run'));
+  } else if (p.counters && typeof p.counters.modelCalls === 'number') {
+    // A session: its turns and what they took; `pending` tool calls wait for a person.
+    parts.push(plural(p.counters.turns, 'turn'), plural(p.counters.modelCalls, 'model call'), plural(p.counters.toolRuns, 'tool run'));
+    if (p.pending > 0) parts.push(`${p.pending} waiting for approval`);
+  } else if (typeof p.calls === 'number') {
+    // airetry, code fixer: samples are the budget's unit; model calls are requests (one can draw n samples).
+    if (typeof p.modelCalls === 'number') parts.push(plural(p.modelCalls, 'model call'));
+    parts.push(`${of(p.calls, p.maxCalls)} samples`, `${of(p.retries, p.maxRetries)} retries`);
   }
   const tokens = p.usage?.totalTokens;
   if (typeof tokens === 'number') parts.push(`${of(tokens, p.budget?.maxTokens).replace(/\d+/g, (n) => Number(n).toLocaleString('en'))} tokens`);

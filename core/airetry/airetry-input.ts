@@ -70,7 +70,8 @@ export const AiretryResultSchema = z.object({
   verdict: VerdictSchema.optional().describe("Who decided `success`: the checks ('checks'), verified unless an `llmJudge` check is among them."),
   activeSampleId: z.number().int().describe('The sample whose answer is `output` (a node id of `tree`).'),
   conversation: z.array(MessageSchema).describe("That sample's conversation: prompt, feedback and answers, as OpenAI chat messages."),
-  calls: z.number().int().describe('Samples drawn.'),
+  calls: z.number().int().describe('Samples drawn (a request for n completions draws n): the unit of `config.maxCalls`.'),
+  modelCalls: z.number().int().optional().describe('Requests a model answered for the run, LLM-judge checks included (absent from runs started before grove counted them).'),
   retries: z.number().int().describe('Retries made.'),
   usage: UsageSchema.describe('Tokens used by every model call of the run.'),
   /** The sample tree as compact JSON (`SampleTree.fromJSON` reads it back). */

@@ -43,7 +43,7 @@ export function runList(root: HTMLElement, source: DataSource, filter: { status?
       h(
         'table',
         { class: 'runs' },
-        h('thead', {}, h('tr', {}, ...['run', 'kind', 'status', 'calls', 'best score', 'started', ''].map((c) => h('th', {}, c)))),
+        h('thead', {}, h('tr', {}, ...['run', 'kind', 'status', 'model calls', 'best', 'started', ''].map((c) => h('th', {}, c)))),
         body,
       ),
       message,

@@ -8,7 +8,10 @@ import type { SampleTreeJSON } from '../../core/schemas/tree';
 export interface CallProgress {
   success?: boolean;
   activeSampleId: number;
+  /** Samples drawn (the unit of `maxCalls`, as in the seeds). */
   calls: number;
+  /** Requests a model answered (a ready-made airetry or code-fixer run counts them; docs/runs.md, "The figures"). */
+  modelCalls?: number;
   retries: number;
   samples: number;
   usage: Usage;
@@ -32,10 +35,10 @@ export const conversationQuery = defineQuery<Message[]>('conversation');
  * const out = aiGenerate(prompt);
  * exposeCall(out);  // then: grove tree <workflowId>
  */
-export function exposeCall<T>(call: AICall<T>): void {
+export function exposeCall<T>(call: AICall<T>, counts: { modelCalls?: () => number } = {}): void {
   setHandler(treeQuery, () => call.samples.toJSON());
   setHandler(treeTextQuery, (opts) => treeText(call, opts?.answers ?? false, true));
-  setHandler(progressQuery, () => callProgress(call));
+  setHandler(progressQuery, () => ({ ...callProgress(call), ...(counts.modelCalls ? { modelCalls: counts.modelCalls() } : {}) }));
   setHandler(conversationQuery, () => call.conversation);
 }
 

@@ -23,7 +23,8 @@ export async function forkCommand(args: string[], io: { out: (line: string) => v
   const workflowId = positionals[0];
   if (!workflowId) throw new UsageError('fork: WORKFLOW_ID is required');
   const nodeId = numberOption('fork', 'node', values.node?.replace(/^n/, ''));
-  if (nodeId === undefined || !Number.isInteger(nodeId) || nodeId < 0) throw new UsageError('fork: --node N is required (a node id from `grove tree`, e.g. --node 7)');
+  if (nodeId === undefined) throw new UsageError('fork: --node N is required (a node id from `grove tree`, e.g. --node 7)');
+  if (!Number.isInteger(nodeId) || nodeId < 0) throw new UsageError(`fork: --node must be a node id from \`grove tree ${workflowId}\` (an integer 0 or more, e.g. --node 7), got "${values.node}"`);
   const overrides = overridesFromFlags('fork', values);
   const grove = await GroveClient.connect();
   try {

@@ -1,8 +1,8 @@
 import { GroveClient } from '../../grove-client';
 import { describeRunState } from '../../runs/run-state';
 import { parseCommandArgs, UsageError } from '../usage-error';
-import { verdictLine } from './print-outcome';
 import { formatMessage } from './session-text';
+import { describeRun } from '../../../core/runs/describe-run';
 
 export async function progressCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   await withRun('progress', args, async (grove, workflowId) => io.out(JSON.stringify(await grove.progress(workflowId), null, 2)));
@@ -56,10 +56,9 @@ export async function showCommand(args: string[], io: { out: (line: string) => v
     const { conversation, state, note, result } = await grove.conversation(workflowId);
     if (values.json) io.out(JSON.stringify(conversation ?? { workflowId, status: state.status, note }));
     else if (conversation) {
+      // Outcome first: how the run ended, what it claims and who decided, what it took.
+      if (result && typeof result === 'object') io.out(`${describeRun(state.kind, result).headline}\n`);
       for (const message of conversation) io.out(formatMessage(message));
-      // What the run claims of this answer, and who decided it.
-      const verdict = result && typeof result === 'object' ? verdictLine(result as Record<string, unknown>) : undefined;
-      if (verdict) io.out(`\n${verdict}`);
     } else io.out(note ?? `${workflowId} ${describeRunState(state)}`);
   } finally {
     await grove.close();

@@ -1,3 +1,4 @@
+import { figuresOfAttributes } from '../../../core/runs/run-figures';
 import { RUN_STATUSES, type RunStatus } from '../../../core/schemas/run-status';
 import { GroveClient } from '../../grove-client';
 import { formatTrouble } from '../../../temporal/runs/run-health';
@@ -21,7 +22,8 @@ export async function listCommand(args: string[], io: { out: (line: string) => v
   try {
     const runs = await grove.list({ status, kind: values.kind, limit, query: values.query });
     if (values.json) {
-      io.out(JSON.stringify(runs));
+      // Each run with its figures under the names every surface uses (docs/runs.md, "The figures").
+      io.out(JSON.stringify(runs.map((r) => ({ ...r, ...figuresOfAttributes(r) }))));
       return;
     }
     if (runs.length === 0) {

@@ -3,18 +3,26 @@ import { formatProgress, watchProgress } from '../../../client/cli/progress-line
 test('a search: step, nodes, calls of the budget, tokens, cost and the best score', () => {
   const line = formatProgress({
     nodes: 31,
-    counters: { steps: 12, llmCalls: 14 },
+    counters: { steps: 12, llmCalls: 14, toolRuns: 1 },
     usage: { totalTokens: 3210 },
     costUsd: 0.0021,
     bestScore: 0.7,
     budget: { maxCalls: 60, maxCostUsd: 0.5 },
   });
-  expect(line).toBe('step 12 · 31 nodes · 14/60 model calls · 3,210 tokens · $0.0021 of $0.5 · best 0.70');
+  expect(line).toBe('step 12 · 31 nodes · 14/60 model calls · 1 tool run · 3,210 tokens · $0.0021 of $0.5 · best 0.70');
 });
 
-test('an airetry call: samples, calls and retries against their limits', () => {
-  expect(formatProgress({ samples: 6, calls: 3, maxCalls: 99, retries: 2, maxRetries: 10, usage: { totalTokens: 120 } })).toBe(
-    '6 samples · 3/99 calls · 2/10 retries · 120 tokens',
+test('an airetry call: model calls (requests), then samples and retries against their limits', () => {
+  expect(formatProgress({ samples: 6, calls: 6, modelCalls: 3, maxCalls: 99, retries: 2, maxRetries: 10, usage: { totalTokens: 120 } })).toBe(
+    '3 model calls · 6/99 samples · 2/10 retries · 120 tokens',
+  );
+  // A run from before grove counted requests: no model-call figure rather than a wrong one.
+  expect(formatProgress({ samples: 6, calls: 6, maxCalls: 99, retries: 2, maxRetries: 10 })).toBe('6/99 samples · 2/10 retries');
+});
+
+test('a session: turns, model calls, tool runs, and who must act', () => {
+  expect(formatProgress({ turn: 2, counters: { turns: 2, modelCalls: 3, toolRuns: 1 }, pending: 1, usage: { totalTokens: 90 } })).toBe(
+    '2 turns · 3 model calls · 1 tool run · 1 waiting for approval · 90 tokens',
   );
 });
 
@@ -29,7 +37,7 @@ describe('watchProgress', () => {
     await sleep(400);
     stop();
     expect(written.length).toBeGreaterThan(1);
-    expect(written[0]).toMatch(/^\r\x1b\[2K2 samples · 1\/9 calls · 0\/3 retries · \d+ s$/);
+    expect(written[0]).toMatch(/^\r\x1b\[2K1\/9 samples · 0\/3 retries · \d+ s$/);
     expect(written[written.length - 1]).toBe('\r\x1b[2K');
   });
 

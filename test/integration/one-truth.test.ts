@@ -1,0 +1,100 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { FileMessageStore } from '../../activities/store/file-message-store';
+import { RunSource } from '../../ui/server/run-source';
+import { startUiServer } from '../../ui/server/ui-server';
+import { quickstartInput } from '../../bench/lib/in-process-agent';
+import { integrationSuite } from '../support/integration-suite';
+import { runCli } from '../support/run-cli';
+import { groveClient } from '../support/temporal-env';
+
+/**
+ * One truth on every surface: for finished runs of every kind — an MCTS search, an airetry that
+ * draws two samples per request, a code fixer, a generate, a session, and a search a person
+ * stopped — `grove result` (text and `--json`), `grove show`, `grove progress`, `grove list
+ * --json`, the viewer's run list and `GroveClient` report the same figures (docs/runs.md, "The
+ * figures"), and the model calls they report are the requests the model server answered for the
+ * run. Each command leads with the outcome; a stopped search's partial answer is labelled as such.
+ */
+const suite = integrationSuite('truth');
+
+const cli = (args: string[], taskQueue: string) => runCli(args, { TEMPORAL_ADDRESS: suite.env.address, GROVE_TASK_QUEUE: taskQueue }, 90_000);
+/** What the model server answered for a run: the ground truth a count must match. */
+const answered = (workflowId: string) =>
+  suite.model.stats().requests.filter((r) => r.callKey?.startsWith(`${workflowId}/`) && r.outcome === 'completed').length;
+const figures = (o: Record<string, unknown>) => ({ modelCalls: o.modelCalls, tokens: o.tokens, best: o.best });
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('every surface reports the same figures for runs of each kind, and the model calls are the requests answered', async () => {
+  const storeDir = mkdtempSync(join(process.env.GROVE_TEST_DIR ?? '/tmp', 'truth-store-'));
+  await suite.withWorker(async (taskQueue) => {
+    const grove = groveClient(suite.env, taskQueue);
+    const id = (name: string) => `${taskQueue}-${name}`;
+    await grove.run('agent', quickstartInput({ seed: 2 }), { workflowId: id('mcts') });
+    await grove.run('airetry', JSON.parse(readFileSync('examples/inputs/color-game.json', 'utf8')), { workflowId: id('airetry') });
+    await grove.run('code-fixer', JSON.parse(readFileSync('examples/inputs/code-fixer.json', 'utf8')), { workflowId: id('code-fixer') });
+    await grove.run('generate', { prompt: 'Say hi!', model: 'assistant' }, { workflowId: id('generate') });
+    const chat = grove.session(id('session'), { input: { model: 'concierge' }, by: 'ana' });
+    await chat.send('What is the capital of France?');
+    await chat.send('And of Italy?');
+    await chat.close();
+    // A search a person stops: its 4th request is held until the stop is in, so it stops mid-search by construction.
+    suite.model.hold({ callKeyPrefix: `${id('stopped')}/` });
+    const stopped = await grove.start('agent', quickstartInput({ seed: 2 }), { workflowId: id('stopped') });
+    await until(() => suite.model.stats().held.length > 0);
+    await grove.steer('ana').stop(stopped.workflowId);
+    suite.model.release();
+    await stopped.result();
+
+    const names = ['mcts', 'airetry', 'code-fixer', 'generate', 'session', 'stopped'];
+    const list = JSON.parse((await cli(['list', '--json', '--limit', '50'], taskQueue)).stdout) as Array<Record<string, unknown>>;
+    const server = await startUiServer({ source: new RunSource({ client: suite.env.client, store: new FileMessageStore(storeDir), temporalUiUrl: 'http://127.0.0.1:8233' }), port: 0 });
+    let viewer: Array<Record<string, unknown>>;
+    try {
+      viewer = ((await (await fetch(new URL("api/runs?limit=50", server.url))).json()) as { runs: Array<Record<string, unknown>> }).runs;
+    } finally {
+      await server.close();
+    }
+    for (const name of names) {
+      const workflowId = id(name);
+      const json = JSON.parse((await cli(['result', workflowId, '--json'], taskQueue)).stdout) as Record<string, unknown>;
+      const text = (await cli(['result', workflowId], taskQueue)).stdout.split('\n');
+      const show = (await cli(['show', workflowId], taskQueue)).stdout.split('\n');
+      const progress = JSON.parse((await cli(['progress', workflowId], taskQueue)).stdout) as Record<string, unknown>;
+      const client = await grove.progress(workflowId);
+      const listed = list.find((r) => r.workflowId === workflowId)!;
+      const viewed = viewer.find((r) => r.workflowId === workflowId)!;
+      const truth = answered(workflowId);
+
+      expect([name, json.modelCalls]).toEqual([name, truth]);
+      expect([name, figures(progress)]).toEqual([name, figures(json)]);
+      expect([name, figures(client)]).toEqual([name, figures(json)]);
+      // Search attributes (list, viewer) hold model calls, tokens and best; a session and a generate record no best.
+      expect([name, listed.modelCalls, listed.tokens, listed.best]).toEqual([name, truth, json.tokens, json.best]);
+      expect([name, viewed.calls, viewed.tokens ?? json.tokens, viewed.bestScore]).toEqual([name, truth, json.tokens, json.best]);
+      // Outcome first, the same words in result, show and progress, naming the count.
+      expect([name, text[0]]).toEqual([name, progress.summary]);
+      expect([name, show[0]]).toEqual([name, progress.summary]);
+      expect(text[0]).toContain(`${truth} model call${truth === 1 ? '' : 's'}`);
+    }
+
+    const stoppedText = (await cli(['result', id('stopped')], taskQueue)).stdout.split('\n');
+    expect(stoppedText[0]).toMatch(/^stopped by ana: not solved/);
+    const stoppedJson = JSON.parse((await cli(['result', id('stopped'), '--json'], taskQueue)).stdout) as { answer?: string; isSolution: boolean };
+    expect(stoppedJson.isSolution).toBe(false);
+    // The partial answer comes after the outcome, labelled as what it is (or its absence said).
+    if (stoppedJson.answer !== undefined) expect(stoppedText.slice(2, 4)).toEqual([expect.stringMatching(/^best answer found \(score \d\.\d\d; not a solution\):$/), stoppedJson.answer]);
+    else expect(stoppedText.slice(2, 4)).toEqual(['answer:', '(none: the best trajectory did not finish)']);
+    const airetry = JSON.parse((await cli(['result', id('airetry'), '--json'], taskQueue)).stdout) as Record<string, number>;
+    // Two samples per request: the samples are twice the model calls, and both are reported apart.
+    expect(airetry.samples).toBe(2 * airetry.modelCalls);
+  });
+});
