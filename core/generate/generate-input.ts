@@ -15,5 +15,6 @@ export const GenerateResultSchema = z.object({
   conversation: z.array(MessageSchema).describe('The prompt conversation followed by the answer.'),
   usage: UsageSchema.describe('Tokens the call used.'),
   model: z.string().describe('The model that answered, as the endpoint named it.'),
+  finishReason: z.string().optional().describe("Why the answer ended, as the endpoint said: `stop`, or `length` when it was cut at the token limit (`apiKwargs.max_tokens`)."),
 });
 export type GenerateResult = z.infer<typeof GenerateResultSchema>;

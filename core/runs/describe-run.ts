@@ -21,13 +21,15 @@ export interface RunDescription {
  *
  * @example
  * describeRun('agent:mcts', result).headline;
- * // 'stopped by ana: not solved (judged by gpt-4o-mini) — 15 model calls, 10 tool runs, 5,277 tokens; 11 nodes'
+ * // 'stopped by ana: not solved (judged by gpt-4o-mini) — score 0.20; 15 model calls, 10 tool runs, 5,277 tokens; 11 nodes'
  */
 export function describeRun(kind: string, result: unknown): RunDescription {
   const r = (result ?? {}) as Json;
   const base = kind.split(':')[0];
   const figures = figuresOfResult(kind, r);
-  const took = [describeFigures(figures), ...extras(base, r)].filter(Boolean).join('; ');
+  // An agent's answer has a score of its own (its node's evaluation), said before what it took.
+  const score = base === 'agent' && typeof r.score === 'number' ? `score ${r.score.toFixed(2)}` : '';
+  const took = [score, describeFigures(figures), ...extras(base, r)].filter(Boolean).join('; ');
   const claim = verdictLine(r) ?? (base === 'session' ? `${plural(r.turns ?? 0, 'turn')}` : 'answered; nothing checked the answer');
   const headline = `${ending(base, r)}: ${claim}${took ? ` — ${took}` : ''}`;
   return { headline, figures, ...labelledAnswer(base, r) };
@@ -56,5 +58,7 @@ function labelledAnswer(base: string, r: Json): { answerLabel: string; answer: s
   const output = r.output;
   const text = output === undefined || output === null ? '(none)' : typeof output === 'string' ? output : JSON.stringify(output);
   if (typeof r.success === 'boolean' && !r.success) return { answerLabel: 'answer (fails the checks above)', answer: text };
+  // An answer the token limit cut is never shown as if it were whole.
+  if (r.finishReason === 'length') return { answerLabel: 'answer (cut: the model reached its token limit, max_tokens)', answer: `${text}…` };
   return { answerLabel: 'answer', answer: text };
 }

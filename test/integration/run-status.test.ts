@@ -110,7 +110,7 @@ test('unsolved: grove run and grove result exit 3; list and show say it finished
     const workflowId = `${taskQueue}-unsolved`;
     const run = await cli(['run', 'agent', '--input', file, '--workflow-id', workflowId], taskQueue);
     expect(run.code).toBe(3);
-    expect(run.stdout).toContain('\nnot solved (judged by multiplier-judge): score');
+    expect(run.stdout.split('\n')[0]).toMatch(/^completed: not solved \(judged by multiplier-judge\) — score \d\.\d\d; /);
     const result = await cli(['result', workflowId, '--json'], taskQueue);
     expect(result.code).toBe(3);
     const json = JSON.parse(result.stdout);

@@ -55,7 +55,8 @@ test('the color game with another system prompt: swept until the returned answer
     for (const check of result.checks) expect(check).toMatchObject({ passed: true, sampleId: result.activeSampleId, outputSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
     const text = await cli(['result', workflowId], taskQueue);
-    expect(text.stdout).toContain(`\nall checks passed (by deterministic checks); ${result.calls} samples, ${result.retries} retries\n`);
+    // Outcome first: who decided, then what it took (model calls, the samples they drew, retries).
+    expect(text.stdout.split('\n')[0]).toBe(`completed: all checks passed (by deterministic checks) — ${result.modelCalls} model calls (${result.calls} samples), ${result.usage.totalTokens.toLocaleString("en-US")} tokens; ${result.retries} retries`);
     const verify = await cli(['verify', workflowId], taskQueue);
     expect(verify.code).toBe(0);
     const lines = verify.stdout.trim().split('\n');
@@ -92,13 +93,13 @@ test('an agent judged by the model that answered: "judged solved by self-judge, 
     const input = { algorithm: 'greedy', prompt: 'What is 6 times 7?', tools: ['final_answer'], model: 'self-judge', evaluator: { name: 'llm' }, budget: { maxCalls: 10 } };
     const run = await cli(['run', 'agent', '--input', inputFile(workflowId, input), '--workflow-id', workflowId], taskQueue);
     expect(run.code).toBe(4);
-    expect(run.stdout).toContain('\njudged solved by self-judge, the model that wrote it; not verified: score 1.00, stopped (');
-    expect(run.stdout).not.toMatch(/^solved/m);
+    expect(run.stdout.split('\n')[0]).toMatch(/^completed: judged solved by self-judge, the model that wrote it; not verified — score 1\.00; /);
+    expect(run.stdout).not.toMatch(/^(completed: )?solved/m);
     const json = JSON.parse((await cli(['result', workflowId, '--json'], taskQueue)).stdout);
     expect(json).toMatchObject({ isSolution: true, verdict: { by: 'judge', model: 'self-judge', selfJudged: true, verified: false } });
     expect((await cli(['result', workflowId], taskQueue)).code).toBe(4);
     const show = await cli(['show', workflowId], taskQueue);
-    expect(show.stdout.trim().split('\n').pop()).toBe('judged solved by self-judge, the model that wrote it; not verified');
+    expect(show.stdout.trim().split('\n')[0]).toMatch(/^completed: judged solved by self-judge, the model that wrote it; not verified — /);
     const verify = await cli(['verify', workflowId], taskQueue);
     expect(verify.code).toBe(0);
     expect(verify.stdout).toContain("  ? score 1 (the evaluation): judged by self-judge, the model that wrote the answer: a model's opinion, not recomputable");

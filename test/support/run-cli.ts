@@ -10,7 +10,7 @@ export const ROOT = join(__dirname, '..', '..');
  * @example
  * const { code, stdout } = await runCli(['store', 'stats', '--json'], { GROVE_STORE_URL: url });
  */
-export function runCli(args: string[], extraEnv: Record<string, string | undefined> = {}, timeoutMs = 60_000) {
+export function runCli(args: string[], extraEnv: Record<string, string | undefined> = {}, timeoutMs = 60_000, watch: { stderr?: (text: string) => void; stopWhen?: (stdout: string) => boolean } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'grove'), ...args], {
       cwd: ROOT,
@@ -18,8 +18,15 @@ export function runCli(args: string[], extraEnv: Record<string, string | undefin
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      // A long-running command (a worker) is stopped once it has said what the test waits for.
+      if (watch.stopWhen?.(stdout)) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+      watch.stderr?.(stderr);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('exit', (code) => {
       clearTimeout(timer);

@@ -1,3 +1,5 @@
+import type { PendingApproval } from '../../core/steering/approvals';
+import { shorten } from '../../core/conversation/preview';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { readRunHealth } from '../../temporal/runs/read-run-health';
@@ -134,7 +136,10 @@ export class RunSource {
             throw new Error(`the ${name} query got no answer (${err.message.split('\n')[0]}): ${live ? 'is a grove worker running on the run\'s task queue?' : 'reading a run that did not complete needs a grove worker on its task queue'}`);
           }),
       });
-      return { view: snapshotView(run, live, snapshot), snapshot, at: Date.now() };
+      // A tool call waiting for a person comes first, with the command that decides it (as `grove session send` says it).
+      const waiting = live ? await handle.query<PendingApproval[]>('pending').catch(() => [] as PendingApproval[]) : [];
+      const asks = waiting.map((p): [string, string] => ['waiting for approval', `${p.tool}(${shorten(p.arguments, 80)}) (call ${p.callId}, ${p.where}): grove approve ${workflowId}${waiting.length > 1 ? ` --call ${p.callId}` : ''}`]);
+      return { view: snapshotView(run, live, snapshot, asks), snapshot, at: Date.now() };
     } catch (err) {
       return { view: withRev({ ...base, note: (err as Error).message }), at: Date.now() };
     }

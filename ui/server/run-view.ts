@@ -27,8 +27,8 @@ export function withRev(view: Omit<RunView, 'rev'>): RunView {
  * @example
  * const view = snapshotView(summary, false, await agentAdapter.snapshot(reader));
  */
-export function snapshotView(run: RunSummary, live: boolean, snapshot: RunSnapshot): RunView {
-  return withRev({ run, live, tree: snapshot.tree, facts: snapshot.facts, note: snapshot.note });
+export function snapshotView(run: RunSummary, live: boolean, snapshot: RunSnapshot, first: [string, string][] = []): RunView {
+  return withRev({ run, live, tree: snapshot.tree, facts: [...first, ...snapshot.facts], note: snapshot.note });
 }
 
 /**

@@ -8,7 +8,8 @@ import { ensureModel } from '../../local/ensure-model';
 import { ensureTemporal } from '../../local/ensure-temporal';
 import { startLocalWorker } from '../../local/local-worker';
 import { parseCommandArgs } from '../usage-error';
-import { verdictLine } from './print-outcome';
+import { describeRun } from '../../../core/runs/describe-run';
+import { plural } from '../../../core/runs/run-figures';
 
 const COLOR_GAME: AiretryInput = {
   prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
@@ -62,7 +63,8 @@ export async function demoCommand(args: string[], io: { out: (line: string) => v
     const prompt = 'Say hi to grove, a library for durable LLM tree search!';
     io.out(`\n> ${prompt}`);
     const result = await grove.run('generate', { prompt, apiKwargs: real ? { max_tokens: 60 } : undefined });
-    io.out(result.output ?? '');
+    // An answer the token limit cut says so, rather than ending mid-word.
+    io.out(result.finishReason === 'length' ? `${result.output ?? ''}… [cut: the answer reached max_tokens]` : (result.output ?? ''));
     io.out(`(workflow ${result.workflowId}, ${result.usage.totalTokens} tokens, model ${result.model})`);
 
     const gameInput = real ? CAPITAL_GAME : { ...COLOR_GAME, model: 'color-guesser' };
@@ -73,17 +75,20 @@ export async function demoCommand(args: string[], io: { out: (line: string) => v
     const game = await grove.run('airetry', gameInput);
     const firstPassed = game.checks.length > 0 && game.calls <= 2 && game.success;
     // The verdict says who decided (here: deterministic checks) and, when not every check passed, which did not.
-    io.out(`${String(game.output).trim()}   (${verdictLine(game)}; ${game.calls} samples, ${game.retries} retries)\n`);
+    // Outcome first (how it ended, who decided, what it took), then the answer.
+    io.out(describeRun('airetry', game).headline);
+    io.out(`answer: ${String(game.output).trim()}\n`);
     io.out(formatCallTree(SampleTree.fromJSON<ConversationDelta>(game.tree), { activeSampleId: game.activeSampleId, answers: true }));
     if (real) {
       io.out(game.success
         ? `\n${firstPassed ? 'A first sample already passed both checks.' : `The first samples failed a check; ${game.retries} retries (new samples, with the feedback) found one that passes.`}`
-        : `\nA 135M-parameter model did not satisfy every check within ${game.calls} samples: grove says so instead of pretending (set OPENAI_BASE_URL for a stronger model).`);
+        : `\nA 135M-parameter model did not satisfy every check within ${plural(game.calls, 'sample')}: grove says so instead of pretending (set OPENAI_BASE_URL for a stronger model).`);
 
       io.out(`\n> ${EXTRACTION.prompt}`);
       io.out('  output constrained to the JSON schema by a grammar; checked for the right values');
       const extracted = await grove.run('airetry', EXTRACTION);
-      io.out(`${JSON.stringify(extracted.output)}   (${verdictLine(extracted)}; ${extracted.calls} samples, ${extracted.retries} retries)`);
+      io.out(describeRun('airetry', extracted).headline);
+      io.out(`answer: ${JSON.stringify(extracted.output)}`);
     }
     const link = grove.runUrl(game.workflowId);
     if (link) io.out(`\nTemporal UI: ${link}`);

@@ -4,6 +4,8 @@ import { SessionInputSchema } from '../../../core/session/session-input';
 import { GroveClient } from '../../grove-client';
 import { parseCommandArgs, UsageError } from '../usage-error';
 import { sessionLines } from './session-text';
+import { shorten } from '../../../core/conversation/preview';
+import type { PendingApproval } from '../../../core/steering/approvals';
 
 type Io = { out: (line: string) => void };
 
@@ -26,7 +28,9 @@ export async function sessionCommand(args: string[], io: Io): Promise<void> {
   try {
     const chat = grove.session(workflowId, { input: input as never, by: values.by });
     if (sub === 'send') {
-      const result = await chat.send(text!);
+      // A tool call that waits for a person is said at once, with the command that decides it.
+      const stopTelling = tellApprovals(() => chat.pending(), workflowId, (line) => process.stderr.write(`${line}\n`));
+      const result = await chat.send(text!).finally(stopTelling);
       if (values.json) return io.out(JSON.stringify(result));
       io.out(result.reply ?? `(no reply: the turn ended ${result.ended})`);
       if (result.ended !== 'answered') io.out(`(turn ${result.turn} ${result.ended})`);
@@ -38,6 +42,36 @@ export async function sessionCommand(args: string[], io: Io): Promise<void> {
   } finally {
     await grove.close();
   }
+}
+
+/**
+ * Watches a run's tool calls waiting for approval while a command waits on it, and says each once,
+ * naming who must act and how: `waiting for approval: save_note({"text":"call mom"}) (call c1,
+ * turn 2) — run \`grove approve chat-1\` (or --reject)`. Returns the function that stops watching.
+ *
+ * @example
+ * const stop = tellApprovals(() => chat.pending(), 'chat-1', console.error);
+ */
+export function tellApprovals(pending: () => Promise<PendingApproval[]>, workflowId: string, say: (line: string) => void, everyMs = 500): () => void {
+  const told = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const tick = async () => {
+    const waiting = await pending().catch(() => [] as PendingApproval[]);
+    if (stopped) return;
+    for (const p of waiting) {
+      if (told.has(p.callId)) continue;
+      told.add(p.callId);
+      const which = waiting.length > 1 ? ` --call ${p.callId}` : '';
+      say(`waiting for approval: ${p.tool}(${shorten(p.arguments, 120)}) (call ${p.callId}, ${p.where}) — run \`grove approve ${workflowId}${which}\` (or add --reject)`);
+    }
+    timer = setTimeout(tick, everyMs);
+  };
+  timer = setTimeout(tick, everyMs);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 function readJson(command: string, path: string): unknown {
