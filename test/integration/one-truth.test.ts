@@ -57,12 +57,8 @@ test('every surface reports the same figures for runs of each kind, and the mode
     const names = ['mcts', 'airetry', 'code-fixer', 'generate', 'session', 'stopped'];
     const list = JSON.parse((await cli(['list', '--json', '--limit', '50'], taskQueue)).stdout) as Array<Record<string, unknown>>;
     const server = await startUiServer({ source: new RunSource({ client: suite.env.client, store: new FileMessageStore(storeDir), temporalUiUrl: 'http://127.0.0.1:8233' }), port: 0 });
-    let viewer: Array<Record<string, unknown>>;
-    try {
-      viewer = ((await (await fetch(new URL("api/runs?limit=50", server.url))).json()) as { runs: Array<Record<string, unknown>> }).runs;
-    } finally {
-      await server.close();
-    }
+    const api = async <T>(path: string) => (await (await fetch(new URL(path, server.url))).json()) as T;
+    const viewer = (await api<{ runs: Array<Record<string, unknown>> }>('api/runs?limit=50')).runs;
     for (const name of names) {
       const workflowId = id(name);
       const json = JSON.parse((await cli(['result', workflowId, '--json'], taskQueue)).stdout) as Record<string, unknown>;
@@ -84,7 +80,11 @@ test('every surface reports the same figures for runs of each kind, and the mode
       expect([name, text[0]]).toEqual([name, progress.summary]);
       expect([name, show[0]]).toEqual([name, progress.summary]);
       expect(text[0]).toContain(`${truth} model call${truth === 1 ? '' : 's'}`);
+      // The viewer's page of the run leads with the same outcome.
+      const page = await api<{ facts: [string, string][]; note?: string }>(`api/runs/${workflowId}`);
+      expect([name, page.facts[0]]).toEqual([name, ['outcome', progress.summary]]);
     }
+    await server.close();
 
     const stoppedText = (await cli(['result', id('stopped')], taskQueue)).stdout.split('\n');
     expect(stoppedText[0]).toMatch(/^stopped by ana: not solved/);

@@ -128,7 +128,8 @@ async function agentParts(
           ['value', node.visits > 0 ? fixed(node.valueSum / node.visits) : undefined],
           ['tool errors', d.toolErrors],
           ['output', d.output ? 'yes' : undefined],
-          ['solved', d.solved ? 'yes' : undefined],
+          // MCTS marks every step of a solved trajectory; only its last step is the solution (its status says so).
+          ['on a solved trajectory', d.solved ? 'yes' : undefined],
         ]),
         feedback: node.feedback || undefined,
         reasoning: d.reasoning,

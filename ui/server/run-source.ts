@@ -1,5 +1,6 @@
 import type { PendingApproval } from '../../core/steering/approvals';
 import { shorten } from '../../core/conversation/preview';
+import { describeRun } from '../../core/runs/describe-run';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { readRunHealth } from '../../temporal/runs/read-run-health';
@@ -139,7 +140,9 @@ export class RunSource {
       // A tool call waiting for a person comes first, with the command that decides it (as `grove session send` says it).
       const waiting = live ? await handle.query<PendingApproval[]>('pending').catch(() => [] as PendingApproval[]) : [];
       const asks = waiting.map((p): [string, string] => ['waiting for approval', `${p.tool}(${shorten(p.arguments, 80)}) (call ${p.callId}, ${p.where}): grove approve ${workflowId}${waiting.length > 1 ? ` --call ${p.callId}` : ''}`]);
-      return { view: snapshotView(run, live, snapshot, asks), snapshot, at: Date.now() };
+      // A finished run leads with its outcome, in the words the CLI uses (core/runs/describe-run.ts).
+      const outcome: [string, string][] = run.execution === 'COMPLETED' ? [['outcome', describeRun(run.kind, await handle.result()).headline]] : [];
+      return { view: snapshotView(run, live, snapshot, [...outcome, ...asks]), snapshot, at: Date.now() };
     } catch (err) {
       return { view: withRev({ ...base, note: (err as Error).message }), at: Date.now() };
     }
