@@ -45,6 +45,7 @@ function ending(base: string, r: Json): string {
 function extras(base: string, r: Json): string[] {
   if (base === 'agent') return [typeof r.nodes === 'number' ? plural(r.nodes, 'node') : '', r.stop && r.stop.kind !== 'stopped' && r.stop.kind !== 'solved' ? `ended by ${r.stop.kind}: ${r.stop.message}` : ''].filter(Boolean);
   if (base === 'airetry' && typeof r.retries === 'number') return [plural(r.retries, 'retry', 'retries')];
+  if (base === 'session' && typeof r.counters?.rewinds === 'number') return [plural(r.counters.rewinds, 'rewind')];
   return [];
 }
 

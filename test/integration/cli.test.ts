@@ -125,7 +125,7 @@ test('grove run, tree and show against a server', async () => {
   expect(oneLine(agentTree.stdout)[0]).toBe('n0 prompt');
   const agentShow = await grove(['show', agentRun!.workflowId], { TEMPORAL_ADDRESS: env.address });
   const steps = oneLine(agentShow.stdout).filter(Boolean);
-  expect(steps[0]).toMatch(/^completed: judged solved by multiplier-judge; not verified — \d+ model calls, \d+ tool runs, /);
+  expect(steps[0]).toMatch(/^completed: judged solved by multiplier-judge; not verified — score 1\.00; \d+ model calls, \d+ tool runs, /);
   expect(steps[1]).toBe(`[user] ${QUICKSTART}`);
   expect(steps[2]).toBe('[assistant]');
   expect(steps[3]).toBe('  → multiply({"a":9418.343,"b":8.11})');

@@ -20,16 +20,16 @@ const suite = integrationSuite('kinds');
 
 /** A small run of each kind, an input over one of the policy's ceilings, and what its answer must print. */
 const KINDS: Record<RunKindName, { input: unknown; tooMuch: unknown; field: string; prints: RegExp; exit?: number }> = {
-  generate: { input: { prompt: 'Say hi!', model: 'echo' }, tooMuch: { prompt: 'x', apiKwargs: { n: 8 } }, field: 'apiKwargs.n', prints: /Say hi!/ },
-  airetry: { input: colorGameInput(), tooMuch: colorGameInput({ config: { maxCalls: 50 } }), field: 'config.maxCalls', prints: /^yellow\n\nall checks passed/ },
-  agent: { input: quickstartInput({ model: 'multiplier', seed: 1 }), tooMuch: quickstartInput({ budget: { maxCalls: 50 } }), field: 'budget.maxCalls', prints: /^68078726504747240000\n\njudged solved by multiplier-judge; not verified: score 1\.00/, exit: 4 },
+  generate: { input: { prompt: 'Say hi!', model: 'echo' }, tooMuch: { prompt: 'x', apiKwargs: { n: 8 } }, field: 'apiKwargs.n', prints: /^completed: answered; nothing checked the answer — 1 model call, \d+ tokens\n\nanswer:\nEcho: Say hi!\n/ },
+  airetry: { input: colorGameInput(), tooMuch: colorGameInput({ config: { maxCalls: 50 } }), field: 'config.maxCalls', prints: /^completed: all checks passed \(by deterministic checks\) — 5 model calls \(10 samples\), [\d,]+ tokens; 4 retries\n\nanswer:\nyellow\n/ },
+  agent: { input: quickstartInput({ model: 'multiplier', seed: 1 }), tooMuch: quickstartInput({ budget: { maxCalls: 50 } }), field: 'budget.maxCalls', prints: /^completed: judged solved by multiplier-judge; not verified — score 1\.00; \d+ model calls, \d+ tool runs, [\d,]+ tokens; \d+ nodes\n\nanswer:\n68078726504747240000\n/, exit: 4 },
   'code-fixer': {
     input: JSON.parse(readFileSync('examples/inputs/code-fixer.json', 'utf8')),
     tooMuch: { prompt: 'x', language: 'python', numRounds: 30 },
     field: 'numRounds',
-    prints: /^def is_palindrome\(s\):[\s\S]*\n\nfixed: 3\/3 tests passed in the sandbox \(2 attempts, 1 feedback round\)\n/,
+    prints: /^completed: fixed: 3\/3 tests passed in the sandbox \(2 attempts, 1 feedback round\) — 2 model calls, [\d,]+ tokens\n\ncode:\ndef is_palindrome\(s\):/,
   },
-  session: { input: { model: 'concierge' }, tooMuch: { model: 'concierge', maxSteps: 30 }, field: 'maxSteps', prints: /^\[system\] .+\n\[user\] What is the capital of France\?\n\[assistant\] .+\n\nclosed by ana after 1 turn, 1 model call, 0 rewinds\n/ },
+  session: { input: { model: 'concierge' }, tooMuch: { model: 'concierge', maxSteps: 30 }, field: 'maxSteps', prints: /^closed by ana: 1 turn — 1 model call, 0 tool runs, [\d,]+ tokens; 0 rewinds\n\n\[system\] .+\n\[user\] What is the capital of France\?\n\[assistant\] .+\n/ },
 };
 
 test('every kind goes by one name: the policy, grove list, the viewer and grove result all know it', async () => {
