@@ -97,7 +97,7 @@ test('every surface reports the same figures for runs of each kind, and the mode
     // Two samples per request: the samples are twice the model calls, and both are reported apart.
     expect(airetry.samples).toBe(2 * airetry.modelCalls);
   });
-});
+}, 300_000);
 
 test('a session waiting for a tool approval says who must do what, in the CLI and the viewer', async () => {
   const storeDir = mkdtempSync(join(process.env.GROVE_TEST_DIR ?? '/tmp', 'truth-store-'));
@@ -105,7 +105,7 @@ test('a session waiting for a tool approval says who must do what, in the CLI an
     const workflowId = `${taskQueue}-approval`;
     let told = '';
     const sending = runCli(['session', 'send', workflowId, 'Please save a note: call mom', '--input', 'examples/inputs/session.json'], { TEMPORAL_ADDRESS: suite.env.address, GROVE_TASK_QUEUE: taskQueue }, 90_000, { stderr: (all) => (told = all) });
-    await until(() => told.includes('waiting for approval'), 60_000);
+    await until(() => told.includes('waiting for approval'), 120_000);
     expect(told).toMatch(new RegExp(`waiting for approval: save_note\\(.*call mom.*\\) \\(call [^,]+, turn 1\\) — run \`grove approve ${workflowId}\` \\(or add --reject\\)`));
     const server = await startUiServer({ source: new RunSource({ client: suite.env.client, store: new FileMessageStore(storeDir), temporalUiUrl: 'http://127.0.0.1:8233' }), port: 0 });
     try {
@@ -119,4 +119,4 @@ test('a session waiting for a tool approval says who must do what, in the CLI an
     expect([sent.code, sent.stdout]).toEqual([0, expect.stringContaining('call mom')]);
     await cli(['session', 'close', workflowId], taskQueue);
   });
-});
+}, 180_000);
