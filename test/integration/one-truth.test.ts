@@ -7,7 +7,9 @@ import { startUiServer } from '../../ui/server/ui-server';
 import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { runCli } from '../support/run-cli';
-import { groveClient } from '../support/temporal-env';
+import { groveClient, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
+import { exampleTools } from '../../examples/tools';
+import { noteTool } from '../../examples/tools/save-note';
 
 /**
  * One truth on every surface: for finished runs of every kind — an MCTS search, an airetry that
@@ -101,7 +103,10 @@ test('every surface reports the same figures for runs of each kind, and the mode
 
 test('a session waiting for a tool approval says who must do what, in the CLI and the viewer', async () => {
   const storeDir = mkdtempSync(join(process.env.GROVE_TEST_DIR ?? '/tmp', 'truth-store-'));
-  await suite.withWorker(async (taskQueue) => {
+  // A worker that serves save_note, the tool that waits for a person's approval.
+  const taskQueue = uniqueTaskQueue('truth-approval');
+  const worker = await testWorker(suite.env, { taskQueue, llm: testLlmConfig(suite.model.baseURL), tools: [...exampleTools, noteTool(join(storeDir, 'notes.jsonl'))] });
+  await worker.runUntil(async () => {
     const workflowId = `${taskQueue}-approval`;
     let told = '';
     const sending = runCli(['session', 'send', workflowId, 'Please save a note: call mom', '--input', 'examples/inputs/session.json'], { TEMPORAL_ADDRESS: suite.env.address, GROVE_TASK_QUEUE: taskQueue }, 90_000, { stderr: (all) => (told = all) });
