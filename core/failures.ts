@@ -94,6 +94,15 @@ export const McpFailure = {
   Timeout: 'GroveMcpTimeout',
 } as const;
 
+/**
+ * grove's optional engines (`pg`, `pyodide`, `quickjs-emscripten`, `node-llama-cpp`): peer
+ * dependencies a project installs only for the features that need them.
+ */
+export const EngineFailure = {
+  /** A feature's engine package is not installed; the message names the package and its install command. */
+  Missing: 'GroveEngineMissing',
+} as const;
+
 /** The registry checks of a fleet. */
 export const RegistryFailure = {
   /** A worker lacks what a run names, or has a different registry than the run's. */

@@ -1,4 +1,5 @@
 import { execCodeInputSchema, type CodeError, type CodeOutcome, type ExecCodeInput } from '../../core/code/code-outcome';
+import { enginePaths } from './engine-paths';
 import { runJsJob } from './run-js-job';
 import { runPythonJob } from './run-python-job';
 import { sandboxLayers } from './sandbox-layers';
@@ -17,7 +18,9 @@ export type ExecOptions = RunHooks;
  * (JavaScript; TypeScript is transpiled first) or Pyodide (Python), both WebAssembly. Tests run
  * apart from the code (another QuickJS runtime; for Python another process) and reach it only
  * through plain-data calls, so the code can neither rewrite them nor fake their tally. The
- * outcome's `layers` says which isolation layers were active.
+ * outcome's `layers` says which isolation layers were active. It throws one thing: a
+ * non-retryable `GroveEngineMissing` when the language's engine (`quickjs-emscripten`, `pyodide`)
+ * is not installed — the worker's setup, not the code, is at fault.
  *
  * @example
  * const out = await execCode({ language: 'python', code: 'def add(a, b): return a - b', testCode: 'assert add(1, 2) == 3' });
@@ -25,6 +28,7 @@ export type ExecOptions = RunHooks;
  */
 export async function execCode(input: ExecCodeInput, options: ExecOptions = {}): Promise<CodeOutcome> {
   const job = execCodeInputSchema.parse(input);
+  enginePaths(job.language === 'python' ? 'python' : 'js');
   let code = job.code;
   let testCode = job.testCode;
   if (job.language !== 'python') {

@@ -41,7 +41,7 @@ export function pyodideSnapshot(env: NodeJS.ProcessEnv = process.env): string | 
   const file = join(dir, 'snapshot.bin');
   if (existsSync(file)) return file;
   making ??= new Promise<void>((resolve) => {
-    const child = spawn(process.execPath, ['-e', MAKER, enginePaths().pyodide, file], { stdio: ['ignore', 'ignore', 'pipe'], env: {} });
+    const child = spawn(process.execPath, ['-e', MAKER, enginePaths('python').entry, file], { stdio: ['ignore', 'ignore', 'pipe'], env: {} });
     child.unref();
     child.stderr!.resume();
     child.on('exit', () => { making = undefined; resolve(); });
@@ -61,7 +61,7 @@ export async function pyodideSnapshotReady(): Promise<string | undefined> {
 function snapshotDir(): string | undefined {
   let version = 'unknown';
   try {
-    version = (require(join(enginePaths().pyodide, 'package.json')) as { version: string }).version;
+    version = (require(join(enginePaths('python').entry, 'package.json')) as { version: string }).version;
   } catch {
     // an unversioned copy: still one folder
   }

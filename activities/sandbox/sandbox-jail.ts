@@ -79,7 +79,7 @@ let cached: Jail | undefined;
  *
  * @example
  * const jail = sandboxJail();
- * const { file, args } = jail.wrap(['-e', '1'], enginePaths().readable);
+ * const { file, args } = jail.wrap(['-e', '1'], enginePaths('js').readable);
  */
 export function sandboxJail(env: NodeJS.ProcessEnv = process.env): Jail {
   if (cached) return cached;

@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { dirname } from 'node:path';
-import { enginePaths } from './engine-paths';
+import { enginePaths, type Engine } from './engine-paths';
 import { pyodideSnapshot } from './pyodide-snapshot';
 import { SANDBOX_CHILD_SOURCE } from './child/child-source';
 import { jobPid, sandboxJail, type SandboxRole } from './sandbox-jail';
 
-export type Engine = 'js' | 'python';
+export type { Engine };
 
 /** A message from a sandbox child on its channel (fd 3): `ready`, then per role `done`, `loaded`, `call` or `reply`. */
 export interface ChildMessage {
@@ -58,10 +58,10 @@ export class SandboxProcess {
   private pid: number | undefined;
 
   constructor(readonly engine: Engine, readonly role: SandboxRole = 'code') {
-    const paths = enginePaths();
+    const paths = enginePaths(engine);
     const snapshot = engine === 'python' ? pyodideSnapshot() : undefined;
     const readable = snapshot ? [...paths.readable, dirname(snapshot)] : paths.readable;
-    const boot = JSON.stringify({ engine, paths: { pyodide: paths.pyodide, quickjs: paths.quickjs, snapshot } });
+    const boot = JSON.stringify({ engine, paths: engine === 'python' ? { pyodide: paths.entry, snapshot } : { quickjs: paths.entry } });
     const nodeArgs = ['--experimental-permission', ...readable.map((d) => `--allow-fs-read=${d}/*`), '--max-old-space-size=256', '--no-warnings', '-e', SANDBOX_CHILD_SOURCE, boot];
     const command = sandboxJail().wrap(nodeArgs, readable, role);
     this.child = spawn(command.file, command.args, { env: {}, cwd: '/', stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });

@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { requireEngine } from '../../runtime/optional-engine';
 import type { Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
 import { entryText, FLEET_RECORD_PREFIX } from './message-store';
@@ -61,6 +62,8 @@ export interface PostgresPoolOptions {
  * Three tables: `grove_entries` (content-addressed messages and path records, JSON text),
  * `grove_owners` (which workflow needs which entry, for retention) and `grove_calls` (recorded
  * results of finished calls, by call key, with their owner). Every write is one statement.
+ * Its driver, `pg`, is an optional peer dependency loaded here: without it the constructor
+ * throws `GroveEngineMissing`, naming the package to add.
  *
  * @example
  * const store = new PostgresMessageStore('postgres://grove:secret@db.internal:5432/grove');
@@ -74,6 +77,7 @@ export class PostgresMessageStore implements MessageStore {
     readonly url: string,
     config: PostgresPoolOptions = {},
   ) {
+    const { Pool } = requireEngine<typeof import('pg')>('pg');
     this.pool = new Pool({ connectionString: url, max: 8, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 10_000, ...config });
     // An idle client that loses its connection must not crash the worker; the next query reconnects.
     this.pool.on('error', () => {});

@@ -22,6 +22,7 @@ const KNOWN = new Set([
   'McpConfigError',
   'GroveInvalidToolDefinition',
   'TelemetryConfigError',
+  'GroveEngineMissing',
 ]);
 const USAGE = new Set(['UsageError', 'GroveInvalidInput']);
 

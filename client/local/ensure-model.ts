@@ -1,6 +1,7 @@
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { startModelServer } from '../../model-server';
 import { createLocalModelPolicy, LOCAL_CONTEXT_TOKENS } from '../../model-server/local/local-model-policy';
+import { importEngine } from '../../runtime/optional-engine';
 import { ensureLocalModelFile, LOCAL_MODEL_NAME } from './local-model-file';
 
 export interface ModelTarget {
@@ -38,6 +39,7 @@ export async function ensureModel(opts: { log?: (line: string) => void; env?: No
     log(`model: grove's scripted model server answers at ${server.baseURL}`);
     return { llm, kind: 'scripted', scripted: true, stop: () => server.close() };
   }
+  await importEngine('node-llama-cpp', 'or set OPENAI_BASE_URL to use another endpoint, or --scripted for grove\'s scripted models');
   const local = await startLocalModel({ log, env, port });
   const llm = llmConfigFromEnv({
     ...env,
@@ -58,6 +60,7 @@ export async function ensureModel(opts: { log?: (line: string) => void; env?: No
 export async function startLocalModel(opts: { log?: (line: string) => void; env?: NodeJS.ProcessEnv; port?: number; apiKeys?: string[] } = {}): Promise<{ baseURL: string; close(): Promise<void> }> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
+  await importEngine('node-llama-cpp'); // before the model file is fetched for nothing
   const modelPath = await ensureLocalModelFile({ log, env });
   const threads = Number(env.GROVE_LOCAL_THREADS ?? 2);
   const started = Date.now();

@@ -3,7 +3,7 @@ import { spawnGuarded } from './guarded-spawn';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { Client } from 'pg';
+import { requireEngine } from '../../runtime/optional-engine';
 
 export interface LocalPostgresOptions {
   /** The cluster's folder (created with `initdb` on first use; reused afterwards). */
@@ -37,6 +37,7 @@ export class PostgresNotFoundError extends Error {
  */
 export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<LocalPostgres> {
   const log = opts.log ?? (() => {});
+  const { Client } = requireEngine<typeof import('pg')>('pg'); // before a server is started for nothing
   const bin = postgresBinDir();
   const user = process.getuid?.() === 0 ? systemUser('postgres') : undefined;
   const data = join(opts.dir, 'data');
@@ -76,7 +77,7 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Lo
   let lastError = 'no answer';
   for (;;) {
     if (exitCode !== undefined) throw new Error(`PostgreSQL on 127.0.0.1:${opts.port} exited (${exitCode}): ${tail(stderr) || lastError}`);
-    if (await ensureDatabase(`${base}/postgres`).catch((err: Error) => ((lastError = err.message), false))) break;
+    if (await ensureDatabase(Client, `${base}/postgres`).catch((err: Error) => ((lastError = err.message), false))) break;
     if (Date.now() > deadline) {
       await server.stop(1000);
       throw new Error(`PostgreSQL on 127.0.0.1:${opts.port} did not start within 30 s: ${lastError}${stderr ? ` (${tail(stderr)})` : ''}`);
@@ -92,7 +93,7 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Lo
 }
 
 /** Connects to the maintenance database and creates `grove` if it is missing. */
-async function ensureDatabase(maintenanceUrl: string): Promise<boolean> {
+async function ensureDatabase(Client: typeof import('pg').Client, maintenanceUrl: string): Promise<boolean> {
   const client = new Client({ connectionString: maintenanceUrl, connectionTimeoutMillis: 1000 });
   await client.connect();
   try {

@@ -1,3 +1,4 @@
+import { importEngine } from '../../runtime/optional-engine';
 import type { AsyncChatPolicy, ChatRequest, PolicyReply } from '../types';
 import { grammarSchema } from './grammar-schema';
 import { toLlamaHistory } from './llama-history';
@@ -22,8 +23,6 @@ export interface LocalModelPolicy extends AsyncChatPolicy {
   close(): Promise<void>;
 }
 
-/** `import()` that TypeScript's CommonJS output keeps as a real dynamic import (node-llama-cpp is ESM-only). */
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
 
 const TOOL_INSTRUCTIONS = (names: string[], required: boolean) =>
   `You can use these tools: ${names.join(', ')}. Reply with JSON only: ${required ? '' : '{"answer": "<your answer>"} to answer, or '}{"tool": "<tool name>", "arguments": {...}} to call a tool.`;
@@ -35,14 +34,15 @@ const TOOL_INSTRUCTIONS = (names: string[], required: boolean) =>
  * samples with distinct seeds), `temperature`, `seed`, `max_tokens`, `response_format`
  * (`json_schema` and `json_object` enforced by a grammar) and tools (a grammar that allows only a
  * valid answer or a valid call of a declared tool, so even a tiny model makes well-formed calls).
- * One request runs at a time (a 2-core machine has no room for two).
+ * One request runs at a time (a 2-core machine has no room for two). node-llama-cpp is an
+ * optional peer dependency, imported here: without it this throws `GroveEngineMissing`.
  *
  * @example
  * const local = await createLocalModelPolicy({ modelPath: await ensureLocalModelFile() });
  * const server = await startModelServer({ policies: [local] });   // model "smollm2"
  */
 export async function createLocalModelPolicy(opts: LocalModelOptions): Promise<LocalModelPolicy> {
-  const { getLlama, LlamaChatSession } = await importEsm('node-llama-cpp');
+  const { getLlama, LlamaChatSession } = await importEngine<any>('node-llama-cpp');
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath: opts.modelPath });
   const context = await model.createContext({ contextSize: opts.contextSize ?? LOCAL_CONTEXT_TOKENS, threads: opts.threads ?? 2, sequences: 1 });
