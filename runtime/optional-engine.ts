@@ -11,6 +11,7 @@ export const OPTIONAL_ENGINES = {
   pyodide: { version: '314.0.7', feature: 'the Python sandbox' },
   'quickjs-emscripten': { version: '0.32.0', feature: 'the JavaScript and TypeScript sandbox' },
   'node-llama-cpp': { version: '3.21.1', feature: 'the embedded local model' },
+  '@modelcontextprotocol/sdk': { version: '1.32.2', feature: 'serving MCP tools' },
 } as const;
 
 export type OptionalEngine = keyof typeof OPTIONAL_ENGINES;
@@ -39,7 +40,7 @@ export function resolveEngine(engine: OptionalEngine, hint?: string): string {
   try {
     return require.resolve(engine);
   } catch (err) {
-    throw missing(err, engine, hint);
+    throw engineMissing(err, engine, hint);
   }
 }
 
@@ -53,7 +54,7 @@ export function requireEngine<T>(engine: OptionalEngine, hint?: string): T {
   try {
     return require(engine) as T;
   } catch (err) {
-    throw missing(err, engine, hint);
+    throw engineMissing(err, engine, hint);
   }
 }
 
@@ -70,14 +71,20 @@ export async function importEngine<T>(engine: OptionalEngine, hint?: string): Pr
   try {
     return (await importEsm(engine)) as T;
   } catch (err) {
-    throw missing(err, engine, hint);
+    throw engineMissing(err, engine, hint);
   }
 }
 
-/** The engine's own absence as `GroveEngineMissing`; anything else (a broken install, a missing dependency of the engine) as it is. */
-function missing(err: unknown, engine: OptionalEngine, hint: string | undefined): unknown {
+/**
+ * A failed load as `GroveEngineMissing` when the engine itself (or a file of it: `pkg/sub.js`) is
+ * absent; anything else — a broken install, a missing dependency of the engine — as it is.
+ *
+ * @example
+ * try { return require('@modelcontextprotocol/sdk/client/index.js'); } catch (err) { throw engineMissing(err, '@modelcontextprotocol/sdk'); }
+ */
+export function engineMissing(err: unknown, engine: OptionalEngine, hint?: string): unknown {
   const { code, message } = (err ?? {}) as { code?: string; message?: string };
   const notFound = code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND';
-  const itself = new RegExp(`(module|package) '${engine}'`).test(message ?? '');
+  const itself = new RegExp(`(module|package) '${engine.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/[^']*)?'`).test(message ?? '');
   return notFound && itself ? new GroveEngineMissing(engine, hint) : err;
 }

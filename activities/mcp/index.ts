@@ -13,6 +13,7 @@ export { McpConnection } from './mcp-connection';
 export { McpFailure } from './mcp-errors';
 export { mcpToolName, type McpToolDefinition, type SkippedMcpTool } from './mcp-tools';
 export { mcpResultText } from './mcp-output';
+export type { McpCallResult, McpContent, McpTool } from './mcp-types';
 export {
   loadMcpConfigFile,
   mcpServersJsonSchema,

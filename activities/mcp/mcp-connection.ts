@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpCallResult, McpTool } from './mcp-types';
 import { activityContext } from '../activity-context';
 import type { McpServerConfig } from './mcp-config';
 import { mcpFailure } from './mcp-errors';
@@ -48,10 +48,10 @@ export class McpConnection {
   ) {}
 
   /** Every tool the server lists (all pages). */
-  async listTools(): Promise<Tool[]> {
+  async listTools(): Promise<McpTool[]> {
     const timeout = this.config.startTimeoutMs;
     return this.request('tools/list', timeout, undefined, async (client) => {
-      const tools: Tool[] = [];
+      const tools: McpTool[] = [];
       let cursor: string | undefined;
       do {
         const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
@@ -63,10 +63,10 @@ export class McpConnection {
   }
 
   /** Calls one tool by its MCP name; `signal` aborts the call (the server is told it was cancelled). */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
     const timeout = this.config.timeoutMs;
     return this.request(`tools/call ${tool}`, timeout, signal, async (client) => {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal })) as CallToolResult;
+      return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal })) as McpCallResult;
     });
   }
 

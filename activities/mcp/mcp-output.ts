@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpCallResult } from './mcp-types';
 
 /**
  * The text the model sees of an MCP tool's result: its text parts, one per line. grove's
@@ -11,7 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  * mcpResultText({ content: [{ type: 'text', text: 'Echo: hi' }] }) // 'Echo: hi'
  * mcpResultText({ content: [{ type: 'image', data: 'iVBO...', mimeType: 'image/png' }] }) // '[image/png image, 1.1 kB: not shown]'
  */
-export function mcpResultText(result: CallToolResult): string {
+export function mcpResultText(result: McpCallResult): string {
   const parts = (result.content ?? []).map((part) => {
     switch (part.type) {
       case 'text':

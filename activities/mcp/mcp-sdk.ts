@@ -1,8 +1,20 @@
+import { engineMissing } from '../../runtime/optional-engine';
+import { asEngineFailure } from '../engine-failure';
+
 /**
  * The parts of `@modelcontextprotocol/sdk` grove uses, loaded on first use: a worker without MCP
- * servers never loads the SDK (nor its HTTP stack).
+ * servers never loads the SDK (nor its HTTP stack). The SDK is an optional peer dependency:
+ * without it this throws a non-retryable `GroveEngineMissing` naming the package to add.
  */
 export function loadMcpSdk() {
+  try {
+    return loadSdk();
+  } catch (err) {
+    throw asEngineFailure(engineMissing(err, '@modelcontextprotocol/sdk'));
+  }
+}
+
+function loadSdk() {
   /* eslint-disable @typescript-eslint/no-require-imports */
   sdk ??= {
     Client: (require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js')).Client,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpCallResult, McpTool } from './mcp-types';
 import { z } from 'zod';
 import { type ToolDefinition, ToolDefinitionError } from '../tools/define-tool';
 import type { McpConnection } from './mcp-connection';
@@ -7,7 +7,7 @@ import { mcpResultText } from './mcp-output';
 import { loadMcpSdk } from './mcp-sdk';
 
 /** A grove tool served by an MCP server: a `ToolDefinition` that also says where it comes from. */
-export interface McpToolDefinition extends ToolDefinition<z.ZodType, CallToolResult> {
+export interface McpToolDefinition extends ToolDefinition<z.ZodType, McpCallResult> {
   mcp: { server: string; tool: string };
 }
 
@@ -46,7 +46,7 @@ export function mcpToolName(server: string, tool: string): string {
  * @example
  * const { tools, skipped } = mcpToolDefinitions(connection, await connection.listTools(), ['echo']);
  */
-export function mcpToolDefinitions(connection: McpConnection, listed: Tool[], allow?: string[]): { tools: McpToolDefinition[]; skipped: SkippedMcpTool[] } {
+export function mcpToolDefinitions(connection: McpConnection, listed: McpTool[], allow?: string[]): { tools: McpToolDefinition[]; skipped: SkippedMcpTool[] } {
   const server = connection.name;
   if (allow) {
     const missing = allow.filter((name) => !listed.some((t) => t.name === name));
@@ -79,7 +79,7 @@ export function mcpToolDefinitions(connection: McpConnection, listed: Tool[], al
 }
 
 /** One MCP tool as a grove tool: the server's JSON Schema is what the model sees; a call is one `tools/call`. */
-function mcpToolDefinition(connection: McpConnection, tool: Tool, name: string): McpToolDefinition {
+function mcpToolDefinition(connection: McpConnection, tool: McpTool, name: string): McpToolDefinition {
   const jsonSchema = modelSchema(tool.inputSchema as Record<string, unknown>);
   const check = argumentsCheck(jsonSchema);
   return {

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ApplicationFailure } from '@temporalio/common';
-import { EngineFailure } from '../../core/failures';
-import { GroveEngineMissing, resolveEngine } from '../../runtime/optional-engine';
+import { resolveEngine } from '../../runtime/optional-engine';
+import { asEngineFailure } from '../engine-failure';
 
 /** The sandbox's engines: QuickJS for JavaScript and TypeScript, Pyodide for Python. */
 export type Engine = 'js' | 'python';
@@ -32,8 +31,7 @@ export function enginePaths(engine: Engine): EnginePaths {
     try {
       paths = engine === 'python' ? pyodidePaths() : quickjsPaths();
     } catch (err) {
-      if (err instanceof GroveEngineMissing) throw ApplicationFailure.create({ message: err.message, type: EngineFailure.Missing, nonRetryable: true });
-      throw err;
+      throw asEngineFailure(err);
     }
     cached.set(engine, paths);
   }

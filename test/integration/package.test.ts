@@ -3,15 +3,17 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { GroveEngineMissing, OPTIONAL_ENGINES, type OptionalEngine } from '../../runtime/optional-engine';
 import { extractSnippets, snippetFiles } from '../support/doc-snippets';
 import { ROOT } from '../support/run-cli';
 
 const run = promisify(execFile);
 
 /**
- * grove as other people install it: `npm pack`, installed into a fresh project, used from plain
- * Node — a worker with the plugin, a tool of the project's own and a workflow of its own that uses
- * grove's workflow API — against the test run's dev server. (The package was built by globalSetup.)
+ * grove as other people install it: `npm pack`, installed into a fresh project with zod and the
+ * Temporal peers only (none of the optional engines), used from plain Node — a worker with the
+ * plugin, a tool of the project's own and a workflow of its own that uses grove's workflow API —
+ * against the test run's dev server. (The package was built by globalSetup.)
  */
 let dir: string;
 let project: string;
@@ -49,7 +51,43 @@ test('the packed package installs into a fresh project and runs there without Ty
   expect(results.own).toEqual({ output: 'Echo: Repeat after me: grove', calls: 1 });
   expect(results.agent.isSolution).toBe(true);
   expect(results.multiplied).toBeGreaterThanOrEqual(4); // the project's own tool ran, as an activity of its worker
+  // The sandbox's engine is not installed: the activity fails once, not retried, and says what to add.
+  expect(results.python).toEqual({ type: 'GroveEngineMissing', message: new GroveEngineMissing('pyodide').message, retryState: 'NON_RETRYABLE_FAILURE' });
 }, 300_000);
+
+/** The light install: the heavy engines are optional peers, so npm leaves them out. */
+test('the project gets none of the optional engines, and its node_modules stay under 350 MB', async () => {
+  const engines = Object.keys(OPTIONAL_ENGINES);
+  expect(engines.filter((name) => existsSync(join(project, 'node_modules', name)))).toEqual([]);
+  expect(existsSync(join(project, 'node_modules', '@node-llama-cpp'))).toBe(false); // llama.cpp's binaries for every platform
+  expect(existsSync(join(project, 'node_modules', 'zod'))).toBe(true); // a peer npm installs: one zod for the project and grove
+  const { stdout } = await run('du', ['-sm', join(project, 'node_modules')]);
+  const mb = Number(stdout.split('\t')[0]);
+  process.stderr.write(`grove consumer install (grove-agents + zod + the Temporal peers, no optional engines): node_modules ${mb} MB\n`);
+  expect(mb).toBeLessThanOrEqual(350);
+});
+
+test('every entry point loads without the optional engines, and each feature that needs one says in one line what to install', async () => {
+  const entries = ['grove-agents', 'grove-agents/client', 'grove-agents/workflow', 'grove-agents/workflows', 'grove-agents/worker', 'grove-agents/activities', 'grove-agents/core', 'grove-agents/model-server'];
+  const { stdout } = await run(process.execPath, ['-e', `for (const e of ${JSON.stringify(entries)}) require(e); console.log('loaded')`], { cwd: project, env: { ...process.env, NODE_OPTIONS: '' } });
+  expect(stdout.trim()).toBe('loaded');
+
+  writeFileSync(join(project, 'hello.py'), 'print(1)\n');
+  writeFileSync(join(project, 'hello.ts'), 'console.log(1)\n');
+  const grove = join(project, 'node_modules', '.bin', 'grove');
+  const failure = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    run(grove, args, { cwd: project, env: { ...process.env, NODE_OPTIONS: '', GROVE_HOME: join(dir, 'home'), ...env } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+    );
+  const line = (engine: OptionalEngine) => `grove: ${new GroveEngineMissing(engine).message}\n`;
+  expect(await failure(['exec', 'hello.py'])).toEqual({ code: 1, stderr: line('pyodide') });
+  expect(await failure(['exec', 'hello.ts'])).toEqual({ code: 1, stderr: line('quickjs-emscripten') });
+  expect(await failure(['store', 'stats'], { GROVE_STORE_URL: 'postgres://grove:secret@127.0.0.1:1/grove' })).toEqual({ code: 1, stderr: line('pg') });
+  expect(await failure(['model-server', '--local'])).toEqual({ code: 1, stderr: line('node-llama-cpp') }); // before the model file is fetched
+  expect(await failure(['tools', '--mcp', 'idle=node -e 0'])).toEqual({ code: 1, stderr: line('@modelcontextprotocol/sdk') });
+  expect(line('pyodide')).toBe(`grove: the Python sandbox needs the package "pyodide" — npm install pyodide@${OPTIONAL_ENGINES.pyodide.version}\n`);
+}, 120_000);
 
 /**
  * The published declarations as a TypeScript consumer compiles them, with `skipLibCheck: false`

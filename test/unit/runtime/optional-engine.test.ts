@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineFailure } from '../../../core/failures';
-import { GroveEngineMissing, OPTIONAL_ENGINES, requireEngine, resolveEngine, type OptionalEngine } from '../../../runtime/optional-engine';
+import { engineMissing, GroveEngineMissing, OPTIONAL_ENGINES, requireEngine, resolveEngine, type OptionalEngine } from '../../../runtime/optional-engine';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -39,4 +39,16 @@ test('a missing engine is one line naming the feature, the package and the comma
 test('installed engines load at the point of use', () => {
   expect(typeof requireEngine<typeof import('pg')>('pg').Pool).toBe('function');
   expect(resolveEngine('quickjs-emscripten')).toBe(require.resolve('quickjs-emscripten'));
+});
+
+test("only the engine's own absence is GroveEngineMissing: a missing dependency of the engine is a broken install, passed on as it is", () => {
+  const notFound = (code: string, message: string) => Object.assign(new Error(message), { code });
+  const cjs = notFound('MODULE_NOT_FOUND', "Cannot find module '@modelcontextprotocol/sdk/client/index.js'\nRequire stack:\n- /app/x.js");
+  expect(engineMissing(cjs, '@modelcontextprotocol/sdk')).toBeInstanceOf(GroveEngineMissing);
+  const esm = notFound('ERR_MODULE_NOT_FOUND', "Cannot find package 'node-llama-cpp' imported from /app/node_modules/grove-agents/dist/runtime/optional-engine.js");
+  expect(engineMissing(esm, 'node-llama-cpp')).toBeInstanceOf(GroveEngineMissing);
+  const nested = notFound('MODULE_NOT_FOUND', "Cannot find module 'pg-types'\nRequire stack:\n- /app/node_modules/pg/lib/index.js");
+  expect(engineMissing(nested, 'pg')).toBe(nested);
+  const broken = new SyntaxError('Unexpected token');
+  expect(engineMissing(broken, 'pg')).toBe(broken);
 });
