@@ -52,3 +52,10 @@ test("only the engine's own absence is GroveEngineMissing: a missing dependency 
   const broken = new SyntaxError('Unexpected token');
   expect(engineMissing(broken, 'pg')).toBe(broken);
 });
+
+test('the docs give each engine its exact install command', () => {
+  const docs = ['README.md', 'docs/api/README.md'].map((f) => readFileSync(join(__dirname, '../../..', f), 'utf8'));
+  for (const engine of engines) {
+    for (const doc of docs) expect(doc).toContain(`npm install ${engine}@${OPTIONAL_ENGINES[engine].version}`);
+  }
+});
