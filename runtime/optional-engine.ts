@@ -12,6 +12,10 @@ export const OPTIONAL_ENGINES = {
   'quickjs-emscripten': { version: '0.32.0', feature: 'the JavaScript and TypeScript sandbox' },
   'node-llama-cpp': { version: '3.21.1', feature: 'the embedded local model' },
   '@modelcontextprotocol/sdk': { version: '1.32.2', feature: 'serving MCP tools' },
+  '@opentelemetry/exporter-trace-otlp-proto': { version: '0.57.2', feature: 'exporting traces over OTLP http/protobuf' },
+  '@opentelemetry/exporter-metrics-otlp-proto': { version: '0.57.2', feature: 'exporting metrics over OTLP http/protobuf' },
+  '@opentelemetry/exporter-trace-otlp-http': { version: '0.57.2', feature: 'exporting traces over OTLP http/json' },
+  '@opentelemetry/exporter-metrics-otlp-http': { version: '0.57.2', feature: 'exporting metrics over OTLP http/json' },
 } as const;
 
 export type OptionalEngine = keyof typeof OPTIONAL_ENGINES;

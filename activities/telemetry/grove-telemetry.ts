@@ -1,10 +1,11 @@
 import { context, propagation, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { AggregationTemporalityPreference, type OTLPMetricExporterOptions } from '@opentelemetry/exporter-metrics-otlp-http';
+import type { AggregationTemporalityPreference, OTLPMetricExporterOptions } from '@opentelemetry/exporter-metrics-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type Sampler, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { requireEngine } from '../../runtime/optional-engine';
 import { version } from '../../runtime/version';
 import { secretRedactor } from '../secrets/secret-redactor';
 import { groveInstruments, type GroveInstruments } from './genai-metrics';
@@ -108,16 +109,25 @@ function exporterConfig(signal: OtlpSettings) {
   return { url: signal.url, headers: signal.headers, timeoutMillis: signal.timeoutMs, compression: signal.compression as never };
 }
 
+/**
+ * The OTLP exporters are optional peer dependencies, one pair per protocol, loaded when chosen:
+ * a process that exports nothing never needs them, and one that lacks them says which to add.
+ */
 function spanExporter(traces: TracesSettings): SpanExporter {
-  /* eslint-disable @typescript-eslint/no-require-imports -- one of two exporters, loaded when chosen */
-  const { OTLPTraceExporter } = (traces.protocol === 'http/json' ? require('@opentelemetry/exporter-trace-otlp-http') : require('@opentelemetry/exporter-trace-otlp-proto')) as typeof import('@opentelemetry/exporter-trace-otlp-proto');
+  const { OTLPTraceExporter } = requireEngine<typeof import('@opentelemetry/exporter-trace-otlp-proto')>(
+    traces.protocol === 'http/json' ? '@opentelemetry/exporter-trace-otlp-http' : '@opentelemetry/exporter-trace-otlp-proto',
+  );
   return new OTLPTraceExporter(exporterConfig(traces));
 }
 
+/** `AggregationTemporalityPreference`'s values (a type-only import: the exporter package is loaded only when chosen). */
+const TEMPORALITY = { delta: 0, cumulative: 1, lowmemory: 2 } as const satisfies Record<MetricsSettings['temporality'], AggregationTemporalityPreference>;
+
 function metricExporter(metrics: MetricsSettings): PushMetricExporter {
-  const { OTLPMetricExporter } = (metrics.protocol === 'http/json' ? require('@opentelemetry/exporter-metrics-otlp-http') : require('@opentelemetry/exporter-metrics-otlp-proto')) as typeof import('@opentelemetry/exporter-metrics-otlp-proto');
-  const temporality = { cumulative: AggregationTemporalityPreference.CUMULATIVE, delta: AggregationTemporalityPreference.DELTA, lowmemory: AggregationTemporalityPreference.LOWMEMORY }[metrics.temporality];
-  return new OTLPMetricExporter({ ...exporterConfig(metrics), temporalityPreference: temporality } as OTLPMetricExporterOptions);
+  const { OTLPMetricExporter } = requireEngine<typeof import('@opentelemetry/exporter-metrics-otlp-proto')>(
+    metrics.protocol === 'http/json' ? '@opentelemetry/exporter-metrics-otlp-http' : '@opentelemetry/exporter-metrics-otlp-proto',
+  );
+  return new OTLPMetricExporter({ ...exporterConfig(metrics), temporalityPreference: TEMPORALITY[metrics.temporality] as AggregationTemporalityPreference } as OTLPMetricExporterOptions);
 }
 
 /** The OTLP headers' values (collector credentials), as secrets for the span redactor. */

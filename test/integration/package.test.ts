@@ -86,6 +86,11 @@ test('every entry point loads without the optional engines, and each feature tha
   expect(await failure(['store', 'stats'], { GROVE_STORE_URL: 'postgres://grove:secret@127.0.0.1:1/grove' })).toEqual({ code: 1, stderr: line('pg') });
   expect(await failure(['model-server', '--local'])).toEqual({ code: 1, stderr: line('node-llama-cpp') }); // before the model file is fetched
   expect(await failure(['tools', '--mcp', 'idle=node -e 0'])).toEqual({ code: 1, stderr: line('@modelcontextprotocol/sdk') });
+  const telemetry = await run(process.execPath, ['-e', `try { require('grove-agents/worker').groveTelemetry() } catch (err) { console.log(err.name + ': ' + err.message) }`], {
+    cwd: project,
+    env: { ...process.env, NODE_OPTIONS: '', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' },
+  });
+  expect(telemetry.stdout).toBe(`GroveEngineMissing: ${new GroveEngineMissing('@opentelemetry/exporter-trace-otlp-proto').message}\n`);
   expect(line('pyodide')).toBe(`grove: the Python sandbox needs the package "pyodide" — npm install pyodide@${OPTIONAL_ENGINES.pyodide.version}\n`);
 }, 120_000);
 
