@@ -24,12 +24,14 @@ import { describeRunState, runState, type RunState } from './runs/run-state';
 import type { HealthOptions } from '../temporal/runs/read-run-health';
 import { judgeHealth, type RunHealth } from '../temporal/runs/run-health';
 import { RUN_KINDS, type RunInput, type RunKindName, type RunResult } from './run-kinds';
-import { GroveSession, Steering, type SessionOpenOptions } from './steering-client';
+import { GroveSession, Steering, SteeringError, type SessionOpenOptions } from './steering-client';
 import { connectClient } from '../temporal/connect';
 import { runUrl, temporalSettings, type TemporalConnectionSettings } from '../temporal/connection-options';
 import { ensureSearchAttributes } from './temporal-server/search-attributes';
 import { describeRun } from '../core/runs/describe-run';
-import { figuresOfAttributes, figuresOfProgress } from '../core/runs/run-figures';
+import { describeFigures, figuresOfAttributes, figuresOfProgress } from '../core/runs/run-figures';
+import type { PendingApproval } from '../core/steering/approvals';
+import { waitingLine } from '../temporal/runs/live-figures';
 import { flushGroveTelemetry } from '../activities/telemetry/telemetry-registry';
 
 /** A run's tree as `GroveClient.tree` returns it. */
@@ -210,13 +212,13 @@ export class GroveClient {
       return { state, kind, note: `${workflowId} is a generate run: it has no tree (\`grove show ${workflowId}\` prints its answer)` };
     }
     if (state.temporalStatus === 'COMPLETED') {
-      const result = (await handle.result()) as { tree?: unknown; treeText?: string; activeSampleId?: number; bestNodeId?: number };
+      const result = (await handle.result()) as { tree?: unknown; treeText?: string; activeSampleId?: number; bestNodeId?: number; isSolution?: boolean };
       if (result.treeText === undefined) return { state, kind, note: `${workflowId} is a ${state.workflowType} run: its result has no tree` };
       if (result.tree === undefined) return { state, kind, text: result.treeText };
       // Drawn here from the tree rather than the result's text, so what rewinds abandoned shows too.
       const text =
         kind === 'agent'
-          ? formatSearchTree(SampleTree.fromJSON<AgentNode>(result.tree), { bestId: result.bestNodeId, maxNodes: RESULT_TEXT_NODES, abandoned: true })
+          ? formatSearchTree(SampleTree.fromJSON<AgentNode>(result.tree), { bestId: result.bestNodeId, solutionId: result.isSolution ? result.bestNodeId : undefined, maxNodes: RESULT_TEXT_NODES, abandoned: true })
           : formatCallTree(SampleTree.fromJSON<ConversationDelta>(result.tree), { activeSampleId: result.activeSampleId, answers: opts.answers, abandoned: true });
       return { state, kind, tree: result.tree, text };
     }
@@ -268,7 +270,12 @@ export class GroveClient {
         return { workflowId, status: state.status, summary: `${describeRunState(state)}; no worker polls task queue "${state.taskQueue}" to answer for its counters`, ...figuresOfAttributes(state), ...health };
       }
       const live = await this.handle(workflowId).query<Record<string, unknown>>('progress');
-      return { ...live, workflowId, status: state.status, summary: describeRunState(state), ...figuresOfProgress(state.kind, live), ...health };
+      const figures = figuresOfProgress(state.kind, live);
+      // The live figures, not the last search-attribute report, and a person who must act named.
+      const waiting = state.kind.startsWith('agent') || state.kind === 'session' ? await this.handle(workflowId).query<PendingApproval[]>('pending').catch(() => []) : [];
+      const spent = describeFigures(figures);
+      const summary = [`running${spent ? `: ${spent} so far` : ''}`, waitingLine(workflowId, waiting), state.health?.line].filter(Boolean).join(' — ');
+      return { ...live, workflowId, status: state.status, summary, ...figures, ...(waiting.length ? { waiting } : {}), ...health };
     }
     return { workflowId, status: state.status, summary: describeRunState(state), ...figuresOfAttributes(state), ...health };
   }
@@ -278,6 +285,11 @@ export class GroveClient {
    * heartbeats and pass it to the `openai` SDK) and the run ends as cancelled.
    */
   async cancel(workflowId: string): Promise<void> {
+    // Temporal accepts a cancellation of a closed run and does nothing: say so instead of "requested".
+    const status = (await this.handle(workflowId).describe()).status.name;
+    if (status !== 'RUNNING') {
+      throw new SteeringError(`run ${workflowId} has finished (${status.toLowerCase()}): there is nothing to cancel (\`grove result ${workflowId}\` prints how it ended)`, 'GroveRunFinished');
+    }
     await this.handle(workflowId).cancel();
   }
 

@@ -127,16 +127,18 @@ export async function steeringError(client: Client, workflowId: string, name: st
     return new SteeringError(err.cause.message, err.cause.type ?? 'GroveUpdateRejected', { cause: err });
   }
   if (!(err instanceof WorkflowNotFoundError)) return err instanceof Error ? err : new Error(String(err));
-  const status = await client.workflow
+  const described = await client.workflow
     .getHandle(workflowId)
     .describe()
-    .then((d) => d.status.name)
+    .then((d) => ({ status: d.status.name, type: d.type }))
     .catch(() => undefined);
+  const status = described?.status;
   if (status === undefined) return new SteeringError(`there is no run ${workflowId}`, 'GroveRunNotFound', { cause: err });
   // What applies to a finished run depends on what was asked: nothing is left to stop or approve; a rewind or feedback can go to a fork.
   const instead =
     name === 'stop' ? `there is nothing to stop (\`grove result ${workflowId}\` prints how it ended)`
     : name === 'approve' ? `nothing waits for approval (\`grove actions ${workflowId}\` shows what was decided)`
+    : described?.type === 'session' ? `${name} needs a running session; a closed one cannot be continued (\`grove session send NEW_ID …\` starts another)`
     : `${name} needs a running run (\`grove fork ${workflowId} --node N\` continues its tree from a node)`;
   return new SteeringError(
     `run ${workflowId} has finished (${status.toLowerCase()}): ${instead}`,

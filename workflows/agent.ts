@@ -152,7 +152,8 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       costUsd: current.costUsd,
       stop: current.stop,
       reflections: current.reflections,
-      bestScore: bestNode(current.tree).score,
+      // The highest score any step has reached, as GroveBestScore says while the run goes on (docs/runs.md, "The figures").
+      bestScore: maxScore(current.tree),
       budget: options.budget,
     }));
 
@@ -211,7 +212,7 @@ function agentResult(
     costUsd: state.costUsd,
     reflections: state.reflections,
     tree: includeTree(options.resultTree, state.tree.size) ? state.tree.toJSON() : undefined,
-    treeText: formatSearchTree(state.tree, { bestId: outcome.bestId, maxNodes: RESULT_TEXT_NODES }),
+    treeText: formatSearchTree(state.tree, { bestId: outcome.bestId, solutionId: outcome.isSolution ? outcome.bestId : undefined, maxNodes: RESULT_TEXT_NODES }),
   };
 }
 

@@ -15,7 +15,7 @@ import { startRun } from './lib/run-lifecycle';
 import { fitResult } from './lib/result-size';
 import { patchId } from './patches';
 import { countModelCalls, MODEL_CALLS } from './lib/model-call-count';
-import { describeFigures, plural } from '../core/runs/run-figures';
+import { describeFigures, figuresOfResult, plural } from '../core/runs/run-figures';
 
 /** Change id: user patterns matched in linear time (RE2) instead of JavaScript's backtracking engine. */
 export const LINEAR_PATTERNS = patchId('grove-linear-patterns');
@@ -102,6 +102,8 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
     ...(call.stopped ? { stopped: call.stopped } : {}),
     ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}),
   }, final);
-  reportRun({ status: result.success ? 'succeeded' : 'exhausted', ...final });
+  // The returned answer's score, as the result's figures say (runs recorded before kept the last sweep's).
+  const best = countsModelCalls ? { bestScore: figuresOfResult('airetry', result).best } : {};
+  reportRun({ status: result.success ? 'succeeded' : 'exhausted', ...final, ...best });
   return result;
 }

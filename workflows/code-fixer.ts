@@ -68,7 +68,8 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
     failRun(err, { calls: modelCalls(), tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
   // The returned code's share of tests passed (runs recorded before wrote the best attempt's).
-  const best = countsModelCalls ? (fixed.outcome ? testScore(fixed.outcome) : 0) : fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
+  // Without tests there is no score to report: running without an error is not one.
+  const best = countsModelCalls ? (fixed.outcome ? (fixed.outcome.tests || !fixed.outcome.ok ? testScore(fixed.outcome) : undefined) : 0) : fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
   const final = { calls: modelCalls(), tokens: call.usage.totalTokens, bestScore: best };
   const result = fitResult('code-fixer', {
     success: fixed.success,

@@ -7,6 +7,11 @@ import { ApplicationFailure, TemporalFailure } from '@temporalio/client';
  * whole, its lines joined with " | ".
  */
 export function describeFailure(err: unknown): string {
+  // An id that names no run: say which, and where to look (Temporal's words are "workflow not found for ID").
+  if (err instanceof Error && err.name === 'WorkflowNotFoundError') {
+    const id = (err as Error & { workflowId?: string }).workflowId;
+    return `there is no run ${id ?? 'with that id'} on this Temporal server and namespace (\`grove list\` shows the runs; \`grove help connect\` says which server grove uses)`;
+  }
   let message = err instanceof Error ? err.message : String(err);
   for (let f: unknown = err; f instanceof Error; f = f.cause) {
     if (f instanceof ApplicationFailure) {

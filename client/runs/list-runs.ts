@@ -1,3 +1,4 @@
+import { liveFigures, waitingLine, type LiveFigures } from '../../temporal/runs/live-figures';
 import type { Client } from '@temporalio/client';
 import { kindClause } from '../../core/runs/run-kind-names';
 import { RUN_STATUSES, type RunStatus } from '../../core/schemas/run-status';
@@ -73,11 +74,20 @@ export async function listRuns(client: Client, opts: ListRunsOptions = {}): Prom
   return mapLimit([...runs.values()], 8, async (run) => (run.temporalStatus === 'RUNNING' ? withHealth(client, run, health) : run));
 }
 
+/** A running run's counters as its workers know them now (its search attributes are only its last report). */
+export function liveState(run: RunState, live: LiveFigures | undefined): Partial<RunState> {
+  if (!live) return {};
+  const { modelCalls, tokens, best } = live.figures;
+  const waiting = waitingLine(run.workflowId, live.waiting);
+  return { calls: modelCalls ?? run.calls, tokens: tokens ?? run.tokens, bestScore: best ?? run.bestScore, ...(waiting ? { waiting } : {}) };
+}
+
 /** A running run with its health (what it waits on, whether it is in trouble): one describe, and a history page when it is. */
 export async function withHealth(client: Client, run: RunState, opts: HealthOptions = {}): Promise<RunState> {
   try {
     const description = await client.workflow.getHandle(run.workflowId, run.runId).describe();
-    return { ...run, health: await readRunHealth(client, description, opts) };
+    const [health, live] = await Promise.all([readRunHealth(client, description, opts), liveFigures(client, run.workflowId, run.kind)]);
+    return { ...run, ...liveState(run, live), health };
   } catch {
     return run; // it closed meanwhile, or the server did not answer: the list still shows it
   }

@@ -36,6 +36,8 @@ export interface RunState {
   reason?: string;
   /** The failure type, e.g. `GroveModelNotFound`, for failed runs. */
   failureType?: string;
+  /** For a running run waiting for a person: who must do what (`waiting for approval of save_note (call c1, turn 1): grove approve chat-1`). */
+  waiting?: string;
   /** For a running run: what it waits on and whether it is in trouble (retrying, stalled). */
   health?: RunHealth;
 }

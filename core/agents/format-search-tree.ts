@@ -13,30 +13,31 @@ import type { AgentNode } from './agent-node';
  * ```
  * With `abandoned`, the branches rewinds abandoned follow each node's live children, every
  * line marked `[abandoned]` (what `grove tree` prints).
- * (`[solution]`: the step that ended a solved trajectory — the steps above it are on its path,
+ * (`[solution]`: the step that ended a solved trajectory (MCTS marks its trajectories; for every
+ * algorithm, `solutionId` names the run's solution) — the steps above it are on its path,
  * not solutions themselves; `score`: the step's own evaluation; `value`: the mean of the scores
  * backed up through it (MCTS); `[evaluation failed]`: the evaluator threw or gave no valid score
  * for that step.)
  *
  * @example
- * console.log(formatSearchTree(state.tree, { bestId }));
+ * console.log(formatSearchTree(state.tree, { bestId, solutionId: isSolution ? bestId : undefined }));
  */
-export function formatSearchTree(tree: SampleTree<AgentNode>, opts: { bestId?: number; maxDepth?: number; maxNodes?: number; abandoned?: boolean } = {}): string {
+export function formatSearchTree(tree: SampleTree<AgentNode>, opts: { bestId?: number; solutionId?: number; maxDepth?: number; maxNodes?: number; abandoned?: boolean } = {}): string {
   if (opts.maxNodes !== undefined && tree.size > opts.maxNodes && opts.bestId !== undefined) {
     // Too big to print whole: the best trajectory, one line per step.
     const path = tree.pathFromRoot(opts.bestId);
-    const lines = path.map((node, i) => `${i === 0 ? '' : `${'   '.repeat(i - 1)}└─ `}${line(tree, node, opts.bestId)}`);
+    const lines = path.map((node, i) => `${i === 0 ? '' : `${'   '.repeat(i - 1)}└─ `}${line(tree, node, opts)}`);
     return `${lines.join('\n')}\n(${tree.size - path.length} more nodes; the \`tree\` query returns them all)`;
   }
-  return formatTree(tree, { maxDepth: opts.maxDepth, abandoned: opts.abandoned, render: (node) => line(tree, node, opts.bestId) });
+  return formatTree(tree, { maxDepth: opts.maxDepth, abandoned: opts.abandoned, render: (node) => line(tree, node, opts) });
 }
 
-function line(tree: SampleTree<AgentNode>, node: TreeNode<AgentNode>, bestId: number | undefined): string {
+function line(tree: SampleTree<AgentNode>, node: TreeNode<AgentNode>, { bestId, solutionId }: { bestId?: number; solutionId?: number }): string {
   if (node.parent === null) return `n${node.id} prompt${node.visits ? ` visits ${node.visits} value ${mean(node.valueSum, node.visits)}` : ''}`;
   const parts = [`n${node.id} d${node.depth}`];
   if (node.score !== undefined) parts.push(`score ${node.score.toFixed(2)}`);
   if (node.visits > 0) parts.push(`visits ${node.visits} value ${mean(node.valueSum, node.visits)}`);
-  if (isSolutionStep(tree, node)) parts.push('[solution]');
+  if (node.id === solutionId || isSolutionStep(tree, node)) parts.push('[solution]');
   if (node.id === bestId) parts.push('[best]');
   parts.push(`→ ${node.data.preview ?? ''}`);
   if (node.data.output) parts.push('[output]');

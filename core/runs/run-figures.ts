@@ -61,12 +61,16 @@ export function figuresOfResult(kind: string, result: unknown): RunFigures {
   if (base === 'session') return clean({ modelCalls: num(r.counters?.modelCalls), toolRuns: num(r.counters?.toolRuns), tokens });
   if (base === 'generate') return clean({ modelCalls: 1, tokens });
   if (base === 'code-fixer') {
-    const best = r.outcome && typeof r.outcome === 'object' ? testScore(r.outcome as CodeOutcome) : undefined;
+    // No tests, no share of tests passed: running without an error is not a score.
+    const tests = (r.outcome as CodeOutcome | undefined)?.tests;
+    const best = r.outcome && typeof r.outcome === 'object' && (tests || !r.outcome.ok) ? testScore(r.outcome as CodeOutcome) : undefined;
     return clean({ modelCalls: callsOfSampleRun(r), samples: num(r.calls), tokens, best });
   }
   if (base === 'airetry') {
     const checks = Array.isArray(r.checks) ? (r.checks as Array<{ passed?: boolean }>) : [];
-    const best = r.success === true ? 1 : checks.length ? checks.filter((c) => c.passed).length / checks.length : undefined;
+    // No answer (an extraction that never matched its schema) passes nothing, whatever its checks said.
+    const answered = r.output !== undefined && r.output !== null;
+    const best = r.success === true ? 1 : !answered ? 0 : checks.length ? checks.filter((c) => c.passed).length / checks.length : undefined;
     return clean({ modelCalls: callsOfSampleRun(r), samples: num(r.calls), tokens, best });
   }
   return {};

@@ -112,8 +112,17 @@ test('a session waiting for a tool approval says who must do what, in the CLI an
     const sending = runCli(['session', 'send', workflowId, 'Please save a note: call mom', '--input', 'examples/inputs/session.json'], { TEMPORAL_ADDRESS: suite.env.address, GROVE_TASK_QUEUE: taskQueue }, 90_000, { stderr: (all) => (told = all) });
     await until(() => told.includes('waiting for approval'), 120_000);
     expect(told).toMatch(new RegExp(`waiting for approval: save_note\\(.*call mom.*\\) \\(call [^,]+, turn 1\\) — run \`grove approve ${workflowId}\` \\(or add --reject\\)`));
+    // grove progress and grove list say it too, with the live counts (not the run's last report).
+    const progress = JSON.parse((await cli(['progress', workflowId], taskQueue)).stdout) as Record<string, unknown>;
+    expect(progress.summary).toMatch(new RegExp(`^running: \\d+ model calls?, .* so far — waiting for approval of save_note \\(call [^,]+, turn 1\\): grove approve ${workflowId}$`));
+    const listed = (JSON.parse((await cli(['list', '--json'], taskQueue)).stdout) as Array<Record<string, unknown>>).find((r) => r.workflowId === workflowId)!;
+    expect([listed.modelCalls, listed.waiting]).toEqual([progress.modelCalls, expect.stringMatching(/^waiting for approval of save_note/)]);
+    const table = (await cli(['list'], taskQueue)).stdout.split('\n').find((l) => l.startsWith(workflowId))!;
+    expect(table).toMatch(/ session +waiting +\d+ .* waiting for approval of save_note .*: grove approve /);
     const server = await startUiServer({ source: new RunSource({ client: suite.env.client, store: new FileMessageStore(storeDir), temporalUiUrl: 'http://127.0.0.1:8233' }), port: 0 });
     try {
+      const runs = (await (await fetch(new URL('api/runs', server.url))).json()) as { runs: Array<Record<string, unknown>> };
+      expect(runs.runs.find((r) => r.workflowId === workflowId)).toMatchObject({ calls: progress.modelCalls, waiting: listed.waiting });
       const view = (await (await fetch(new URL(`api/runs/${workflowId}`, server.url))).json()) as { facts: [string, string][] };
       expect(view.facts[0]).toEqual(['waiting for approval', expect.stringMatching(new RegExp(`^save_note\\(.*\\): grove approve ${workflowId}$`))]);
     } finally {

@@ -157,7 +157,7 @@ test('a search against a dead model endpoint: GroveClient, grove progress, grove
   const stderr = run.stderr();
   expect(code).toBe(1);
   const logged = stderr.split('\n').find((l) => l.startsWith('progress: '));
-  expect(logged).toMatch(/^progress: step 0 · 1 nodes · 0\/\d+ model calls · .* tokens · \d+ s · stalled: model call \(llmChat\) expand n0 .*last: GroveNetworkError: cannot reach the model endpoint/);
+  expect(logged).toMatch(/^progress: step 0 · 1 node · 0\/\d+ model calls · 0 tool runs · .* tokens · \d+ s · stalled: model call \(llmChat\) expand n0 .*last: GroveNetworkError: cannot reach the model endpoint/);
   process.stderr.write(`grove run (stderr, a log):\n${stderr}\n`);
 }, 120_000);
 

@@ -121,7 +121,7 @@ test('every update is validated before it is recorded: bad fields are named, imp
     await chat.close();
     const finished = (await rejection(chat.rewind({ n: 1, content: 'x' }))) as SteeringError;
     expect(finished.type).toBe('GroveRunFinished');
-    expect(finished.message).toBe(`run ${id} has finished (completed): rewind needs a running run (\`grove fork ${id} --node N\` continues its tree from a node)`);
+    expect(finished.message).toBe(`run ${id} has finished (completed): rewind needs a running session; a closed one cannot be continued (\`grove session send NEW_ID …\` starts another)`);
     expect(((await rejection(grove.steer().stop('no-such-run'))) as SteeringError).type).toBe('GroveRunNotFound');
     // A client-side check names the field before anything is sent.
     expect(() => chat.rewind({ n: 1, content: '' })).toThrow('invalid rewind request: content: must not be empty');

@@ -120,7 +120,7 @@ test('a session from the command line: send (starting it), rewind, close with th
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^Good question: "What is the capital of France\?"/);
     const rewind = await runCli(['rewind', id, '--message=-1', '--content', 'Paris.'], env);
-    expect(rewind.stdout.trim()).toBe('rewound to assistant message 1 (#2): replaced by #3; 1 message(s) abandoned (kept in the tree)');
+    expect(rewind.stdout.trim()).toBe('rewound to assistant message 1 (#2): replaced by #3; 1 message abandoned (kept in the tree)');
     const close = await runCli(['session', 'close', id], env);
     expect(close.stdout).toContain('[assistant] Paris.');
     expect(close.stdout).toContain('closed by dan after 1 turn, 1 model call, 1 rewind');

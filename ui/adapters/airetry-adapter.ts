@@ -24,7 +24,9 @@ export const airetryAdapter: RunAdapter = {
         ['prompt', input.success && input.data.prompt ? shorten(input.data.prompt, 200) : undefined],
         ['samples', run.tree.size - 1],
         ['abandoned by rewinds', abandoned || undefined],
-        ['calls', result?.calls ?? progress?.calls],
+        // The figures' names (docs/runs.md): samples drawn, and the model calls that drew them.
+        ['model calls', (result as { modelCalls?: number } | undefined)?.modelCalls ?? progress?.modelCalls],
+        ['samples', result?.calls ?? progress?.calls],
         ['retries', result?.retries ?? progress?.retries],
         ['active sample', run.activeId],
         ...checks.map((name): [string, string] => [`check ${name}`, outcomes.has(name) ? (outcomes.get(name) ? 'passed' : 'failed') : reader.live ? 'pending' : 'not reached']),

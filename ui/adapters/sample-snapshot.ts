@@ -39,7 +39,7 @@ export async function readSampleRun<R extends SampleResult>(reader: RunReader): 
   // Checked, so a workflow whose `tree` query is not a sample tree is named, not misdrawn.
   const tree = SampleTree.fromJSON<ConversationDelta>(raw, { data: ConversationDeltaSchema });
   const activeId = result?.activeSampleId ?? progress?.activeSampleId ?? tree.rootId;
-  return { tree, activeId, passed: result?.success ?? progress?.success, live: reader.live, result, progress };
+  return { tree, activeId, passed: result?.success, live: reader.live, result, progress };
 }
 
 /** A sample's status: failed its check, the passing active sample, abandoned by a rewind, ... */

@@ -57,6 +57,8 @@ export interface RunSummary {
   execution: string;
   calls?: number;
   tokens?: number;
+  /** A running run waiting for a person: who must do what (`grove approve <id>`). */
+  waiting?: string;
   bestScore?: number;
   /** ISO times. */
   startTime: string;

@@ -1,6 +1,7 @@
 import type { PendingApproval } from '../../core/steering/approvals';
 import { shorten } from '../../core/conversation/preview';
 import { describeRun } from '../../core/runs/describe-run';
+import { liveFigures, waitingLine } from '../../temporal/runs/live-figures';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { readRunHealth } from '../../temporal/runs/read-run-health';
@@ -69,7 +70,12 @@ export class RunSource {
     return mapLimit(runs, 8, async (run) => {
       if (run.execution !== 'RUNNING') return run;
       const description = await this.opts.client.workflow.getHandle(run.workflowId).describe().catch(() => undefined);
-      return description ? { ...run, health: await readRunHealth(this.opts.client, description, { stalledAfterMs: this.opts.stalledAfterMs }) } : run;
+      if (!description) return run;
+      // Live counters (the search attributes are only the run's last report), as grove list shows them.
+      const [health, live] = await Promise.all([readRunHealth(this.opts.client, description, { stalledAfterMs: this.opts.stalledAfterMs }), liveFigures(this.opts.client, run.workflowId, run.kind)]);
+      const f = live?.figures;
+      const line = live ? waitingLine(run.workflowId, live.waiting) : '';
+      return { ...run, calls: f?.modelCalls ?? run.calls, tokens: f?.tokens ?? run.tokens, bestScore: f?.best ?? run.bestScore, health, ...(line ? { waiting: line } : {}) };
     });
   }
 

@@ -6,7 +6,11 @@ import type { Message, Usage } from '../../core/schemas/messages';
 import type { SampleTreeJSON } from '../../core/schemas/tree';
 
 export interface CallProgress {
-  success?: boolean;
+  /**
+   * Whether the last round of model requests came back (false: one failed, see `error`). Not
+   * a verdict: whether the answer passes its checks is known when the run ends (its result).
+   */
+  lastRoundOk?: boolean;
   activeSampleId: number;
   /** Samples drawn (the unit of `maxCalls`, as in the seeds). */
   calls: number;
@@ -44,7 +48,7 @@ export function exposeCall<T>(call: AICall<T>, counts: { modelCalls?: () => numb
 
 export function callProgress<T>(call: AICall<T>): CallProgress {
   return {
-    success: call.success,
+    lastRoundOk: call.success,
     activeSampleId: call.activeSampleId,
     calls: call.config.calls,
     retries: call.config.retries,

@@ -1,4 +1,6 @@
 import { figuresOfAttributes } from '../../../core/runs/run-figures';
+import { canonicalKind, RUN_KIND_NAMES } from '../../../core/runs/run-kind-names';
+import { ALGORITHM_IMPLEMENTATIONS } from '../../../core/agents/algorithms';
 import { RUN_STATUSES, type RunStatus } from '../../../core/schemas/run-status';
 import { GroveClient } from '../../grove-client';
 import { formatTrouble } from '../../../temporal/runs/run-health';
@@ -16,6 +18,9 @@ export async function listCommand(args: string[], io: { out: (line: string) => v
   });
   const status = values.status as RunStatus | undefined;
   if (status !== undefined && !RUN_STATUSES.includes(status)) throw new UsageError(`list: --status must be one of ${RUN_STATUSES.join(', ')}, got "${status}"`);
+  // An unknown kind is a mistake, not a filter that matches nothing.
+  const kind = values.kind;
+  if (kind !== undefined && !isKnownKind(kind)) throw new UsageError(`list: --kind must be one of ${RUN_KIND_NAMES.join(', ')} (or agent:<algorithm>, e.g. agent:mcts), got "${kind}"`);
   const limit = numberOption('list', 'limit', values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`list: --limit must be an integer >= 1, got "${values.limit}"`);
   const grove = await GroveClient.connect();
@@ -36,6 +41,13 @@ export async function listCommand(args: string[], io: { out: (line: string) => v
   }
 }
 
+/** A kind grove runs: one of its names (or a former one), or `agent:<algorithm>`. */
+function isKnownKind(kind: string): boolean {
+  const [base, algorithm] = canonicalKind(kind).split(':');
+  if (!(RUN_KIND_NAMES as readonly string[]).includes(base)) return false;
+  return algorithm === undefined || (base === 'agent' && algorithm in ALGORITHM_IMPLEMENTATIONS);
+}
+
 /**
  * Runs as an aligned table, with a footnote when a status comes from Temporal rather than the run.
  * A running run in trouble shows `retrying` or `stalled` as its status, and what it is stuck on
@@ -45,18 +57,18 @@ export async function listCommand(args: string[], io: { out: (line: string) => v
  * formatRunTable(runs, Date.now()); // ['WORKFLOW ID  KIND  STATUS  CALLS  BEST  AGE', ...]
  */
 export function formatRunTable(runs: RunState[], nowMs: number): string[] {
-  const troubled = runs.some((r) => r.health && r.health.state !== 'ok');
+  const troubled = runs.some((r) => (r.health && r.health.state !== 'ok') || r.waiting);
   const rows = [
     ['WORKFLOW ID', 'KIND', 'STATUS', 'CALLS', 'BEST', 'AGE', ...(troubled ? ['TROUBLE'] : [])],
     ...runs.map((r) => [
       r.workflowId,
       r.kind,
       // A running run in trouble is marked by it (retrying, stalled); TROUBLE says what.
-      `${r.status === 'running' && r.health && r.health.state !== 'ok' ? r.health.state : r.status}${r.derived && r.status !== 'running' ? '*' : ''}`,
+      `${r.status === 'running' && r.health && r.health.state !== 'ok' ? r.health.state : r.status === 'running' && r.waiting ? 'waiting' : r.status}${r.derived && r.status !== 'running' ? '*' : ''}`,
       r.calls === undefined ? '-' : String(r.calls),
       r.bestScore === undefined ? '-' : r.bestScore.toFixed(2),
       age(nowMs - r.startTime.getTime()),
-      ...(troubled ? [r.health ? formatTrouble(r.health, nowMs) : ''] : []),
+      ...(troubled ? [(r.health ? formatTrouble(r.health, nowMs) : '') || (r.waiting ?? '')] : []),
     ]),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));

@@ -1,3 +1,4 @@
+import { plural } from '../../../core/runs/run-figures';
 import { GroveClient } from '../../grove-client';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
 
@@ -100,8 +101,10 @@ async function withGrove(fn: (grove: GroveClient) => Promise<void>): Promise<voi
 function describeRewind(result: unknown): string {
   const r = result as { n?: number; targetId?: number; replacementId?: number; abandoned?: number | number[]; resumeFrom?: number; activeSampleId?: number };
   if (r.targetId !== undefined) {
-    return `rewound to assistant message ${r.n} (#${r.targetId}): replaced by #${r.replacementId}; ${r.abandoned} message(s) abandoned (kept in the tree)`;
+    return `rewound to assistant message ${r.n} (#${r.targetId}): replaced by #${r.replacementId}; ${plural(Number(r.abandoned ?? 0), 'message')} abandoned (kept in the tree)`;
   }
   const abandoned = Array.isArray(r.abandoned) ? r.abandoned.length : 0;
-  return `rewound: ${abandoned} node(s) abandoned (kept in the tree); going on from ${r.resumeFrom ?? r.activeSampleId}`;
+  // A search goes on from a node (n3), an airetry call from a sample.
+  const from = r.resumeFrom !== undefined ? `n${r.resumeFrom}` : `sample ${r.activeSampleId}`;
+  return `rewound: ${plural(abandoned, 'node')} abandoned (kept in the tree); going on from ${from}`;
 }
