@@ -1,7 +1,7 @@
 import { continueAsNew, defineQuery, patched, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { AgentInputSchema, type AgentInput, type AgentOptions } from '../core/agents/agent-options';
 import { finalAnswer, includeTree, RESULT_TEXT_NODES, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
-import { bestNode, maxScore } from '../core/agents/best-node';
+import { bestNode, highestScore, maxScore } from '../core/agents/best-node';
 import { formatSearchTree } from '../core/agents/format-search-tree';
 import { trajectoryInput } from '../core/agents/path-book';
 import { outcome as searchOutcome, runSearch } from '../core/agents/run-search';
@@ -153,7 +153,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
       stop: current.stop,
       reflections: current.reflections,
       // The highest score any step has reached, as GroveBestScore says while the run goes on (docs/runs.md, "The figures").
-      bestScore: maxScore(current.tree),
+      bestScore: highestScore(current.tree),
       budget: options.budget,
     }));
 

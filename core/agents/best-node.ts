@@ -44,3 +44,16 @@ export function maxScore(tree: SampleTree<AgentNode>): number {
   for (const node of tree.preorder()) if ((node.score ?? 0) > best) best = node.score ?? 0;
   return best;
 }
+
+/**
+ * The highest score any node has reached, or undefined when none has been scored yet — what a
+ * running search reports as its best (a figure it does not know is left out, never shown as 0).
+ *
+ * @example
+ * highestScore(tree); // undefined before the first evaluation, then e.g. 0.8
+ */
+export function highestScore(tree: SampleTree<AgentNode>): number | undefined {
+  let best: number | undefined;
+  for (const node of tree.preorder()) if (node.score !== undefined && (best === undefined || node.score > best)) best = node.score;
+  return best;
+}

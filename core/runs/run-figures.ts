@@ -80,13 +80,14 @@ export function figuresOfResult(kind: string, result: unknown): RunFigures {
  * A running run's figures, from its `progress` query (whose fields differ by kind).
  *
  * @example
- * figuresOfProgress('airetry', { calls: 10, modelCalls: 5, tokens: 298 }); // { modelCalls: 5, samples: 10, tokens: 298 }
+ * figuresOfProgress('airetry', { calls: 10, modelCalls: 5, usage: { totalTokens: 298 } }); // { modelCalls: 5, samples: 10, tokens: 298 }
+ * figuresOfProgress('agent:mcts', { counters: { llmCalls: 24, toolRuns: 11 }, usage: { totalTokens: 9000 }, bestScore: 0.8 }); // { modelCalls: 24, toolRuns: 11, tokens: 9000, best: 0.8 }
  */
 export function figuresOfProgress(kind: string, progress: unknown): RunFigures {
   const p = (progress ?? {}) as Json;
   const base = kind.split(':')[0];
   const tokens = num(p.tokens) ?? num(p.usage?.totalTokens);
-  if (base === 'agent') return clean({ modelCalls: num(p.llmCalls) ?? num(p.calls), toolRuns: num(p.toolRuns), tokens, best: num(p.bestScore) });
+  if (base === 'agent') return clean({ modelCalls: num(p.counters?.llmCalls), toolRuns: num(p.counters?.toolRuns), tokens, best: num(p.bestScore) });
   if (base === 'session') return clean({ modelCalls: num(p.modelCalls) ?? num(p.counters?.modelCalls), toolRuns: num(p.toolRuns) ?? num(p.counters?.toolRuns), tokens });
   if (base === 'airetry' || base === 'code-fixer') return clean({ modelCalls: num(p.modelCalls), samples: num(p.calls), tokens, best: num(p.bestScore) });
   return clean({ modelCalls: num(p.calls), tokens });
