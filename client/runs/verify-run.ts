@@ -25,7 +25,8 @@ export async function verifyRun(client: Client, workflowId: string): Promise<Ver
   const state = await runState(client, workflowId);
   const kind = state.workflowType === 'codeFixer' ? 'code-fixer' : state.workflowType;
   if (state.temporalStatus !== 'COMPLETED') {
-    return verifyReport(workflowId, kind, undefined, [notRecomputable('no result', `${workflowId} ${describeRunState(state)}: a run that did not complete claims nothing`)]);
+    // Nothing to verify is not "the claims hold": a script that checks the exit code must not take a failed run for a verified one.
+    return verifyReport(workflowId, kind, undefined, [recomputed('the run completed', false, `${workflowId} ${describeRunState(state)}: a run that did not complete has no result, so nothing it did is verified`)]);
   }
   const handle = client.workflow.getHandle(workflowId);
   const [result, input] = await Promise.all([handle.result() as Promise<Record<string, unknown>>, runInput(client, client.workflow.getHandle(workflowId, state.runId))]);

@@ -31,7 +31,7 @@ export function recheckAiretry(rawInput: unknown, result: AiretryResult): ClaimC
   const digest = sha256Hex(text);
   const claims: ClaimCheck[] = [
     recomputed('conversation is the returned sample\'s', deepEqual(materialize(tree, active), result.conversation), `sample ${active} of the stored tree`),
-    recomputed('output is parsed from that answer', sameOutput(input, call, result.output), `answer ${quote(text)}`),
+    outputClaim(input, call, result.output, text),
   ];
   const checks = input.checks.map((spec, i) => compiled(spec, i));
   if (result.checks.length !== checks.length) {
@@ -59,7 +59,12 @@ export function recheckAiretry(rawInput: unknown, result: AiretryResult): ClaimC
   // An extraction whose answer does not parse to its schema is no success, whatever the checks say.
   const extracted = input.kind !== 'extract' || call.outputError === undefined;
   const every = result.checks.length === checks.length && truth.every(Boolean) && extracted;
-  claims.push(recomputed(`success: ${result.success}`, result.success === every, `${truth.filter(Boolean).length} of ${checks.length} checks pass on the returned answer${extracted ? '' : `; its output does not match the extract schema (${call.outputError})`}`));
+  // Counted apart: the deterministic checks recomputed here, and the judges' opinions taken as claimed.
+  const judged = input.checks.map((c, i) => (c.kind === 'llmJudge' ? i : -1)).filter((i) => i >= 0 && i < truth.length);
+  const recomputedPasses = truth.filter((t, i) => t && !judged.includes(i)).length;
+  const judgedPasses = judged.filter((i) => truth[i]).length;
+  const tally = `${recomputedPasses} of ${checks.length - judged.length} deterministic checks pass on the returned answer${judged.length ? `; ${judgedPasses} of ${judged.length} LLM-judge checks passed as claimed (not recomputable)` : ''}`;
+  claims.push(recomputed(`success: ${result.success}`, result.success === every, `${tally}${extracted ? '' : `; its output does not match the extract schema (${call.outputError})`}`));
   if (result.verdict) {
     const judged = input.checks.some((c) => c.kind === 'llmJudge');
     const holds = result.verdict.by === 'checks' && result.verdict.verified === !judged;
@@ -84,6 +89,14 @@ function evidenceProblem(outcome: AiretryResult['checks'][number], name: string,
   if (outcome.sampleId !== undefined && outcome.sampleId !== active) return `it was checked on sample ${outcome.sampleId}, not on the returned sample ${active}`;
   if (outcome.outputSha256 !== undefined && outcome.outputSha256 !== digest) return `the text it checked (sha256 ${outcome.outputSha256.slice(0, 12)}…) is not the returned answer (${digest.slice(0, 12)}…)`;
   return undefined;
+}
+
+/** The claim about `output`: parsed from the returned answer — or, for an extraction that never matched its schema, that there is none and why. */
+function outputClaim(input: ReturnType<typeof AiretryInputSchema.parse>, call: AICall<unknown>, stored: unknown, text: string): ClaimCheck {
+  if (input.kind === 'extract' && call.outputError !== undefined && (stored ?? null) === null) {
+    return recomputed('no output: the answer does not parse to the extract schema', sameOutput(input, call, stored), `answer ${quote(text)}: ${call.outputError}`);
+  }
+  return recomputed('output is parsed from that answer', sameOutput(input, call, stored), `answer ${quote(text)}`);
 }
 
 /** The stored output is what the answer parses to (with or without the lenient JSON reading the run may have used). */

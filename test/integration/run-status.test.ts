@@ -56,6 +56,12 @@ test('cancelled: the run records it with its final counters; show, result and li
     expect(JSON.parse(json.stdout)).toEqual({ workflowId: handle.workflowId, status: 'cancelled', error: { message: 'a cancellation was requested' }, calls });
     const list = await cli(['list', '--status', 'cancelled', '--json', '--limit', '50'], taskQueue);
     expect(JSON.parse(list.stdout).map((r: { workflowId: string }) => r.workflowId)).toContain(handle.workflowId);
+    // Nothing to verify is no pass: grove verify exits 1 and says the run did not complete.
+    const verify = await cli(['verify', handle.workflowId], taskQueue);
+    expect([verify.code, lines(verify.stdout)[0]]).toEqual([1, `${handle.workflowId} (agent): nothing was decided: the run did not complete`]);
+    // A second cancellation is refused: the run has ended.
+    const again = await cli(['cancel', handle.workflowId], taskQueue);
+    expect([again.code, again.stderr.trim()]).toEqual([1, `grove: run ${handle.workflowId} has finished (cancelled): there is nothing to cancel (\`grove result ${handle.workflowId}\` prints how it ended)`]);
   });
 });
 

@@ -81,6 +81,8 @@ function flagsInput(command: string, kind: RunKindName, values: Record<string, u
   if (kind !== 'generate') throw new UsageError(`${command}: --input FILE.json is required`);
   if (!values.prompt) throw new UsageError(`${command}: --prompt is required`);
   const temperature = numberOption(command, 'temperature', values.temperature as string | undefined);
+  // The flag is named, not the input field it fills (apiKwargs.temperature).
+  if (temperature !== undefined && (temperature < 0 || temperature > 2)) throw new UsageError(`${command}: --temperature must be between 0 and 2, got "${values.temperature}"`);
   return {
     prompt: values.prompt,
     system: values.system,

@@ -18,7 +18,7 @@ export async function rewindCommand(args: string[], io: Io): Promise<void> {
   });
   const n = numberOption('rewind', 'message', values.message);
   const messageId = numberOption('rewind', 'id', values.id);
-  const nodeId = numberOption('rewind', 'node', values.node);
+  const nodeId = nodeOption('rewind', values.node);
   if ([n, messageId, nodeId].filter((v) => v !== undefined).length !== 1) {
     throw new UsageError('rewind: give one of --message N, --id MESSAGE_ID (sessions) or --node NODE_ID (airetry and agent runs)');
   }
@@ -34,7 +34,7 @@ export async function rewindCommand(args: string[], io: Io): Promise<void> {
 export async function feedbackCommand(args: string[], io: Io): Promise<void> {
   const { values, workflowId } = parse('feedback', args, { ...BY, text: { type: 'string' }, node: { type: 'string' } });
   if (!values.text) throw new UsageError('feedback: --text TEXT is required');
-  const nodeId = numberOption('feedback', 'node', values.node);
+  const nodeId = nodeOption('feedback', values.node);
   await withGrove(async (grove) => {
     const result = await grove.steer(values.by).feedback(workflowId, { nodeId, text: values.text! });
     io.out(values.json ? JSON.stringify(result) : `feedback recorded: ${JSON.stringify(result)}`);
@@ -96,6 +96,13 @@ async function withGrove(fn: (grove: GroveClient) => Promise<void>): Promise<voi
   } finally {
     await grove.close();
   }
+}
+
+/** `--node N` (or `nN`): a node id from `grove tree`, named when it is not one. */
+function nodeOption(command: string, value: string | undefined): number | undefined {
+  const id = numberOption(command, 'node', value?.replace(/^n/, ''));
+  if (id !== undefined && (!Number.isInteger(id) || id < 0)) throw new UsageError(`${command}: --node must be a node id from \`grove tree\` (an integer 0 or more, e.g. --node 7), got "${value}"`);
+  return id;
 }
 
 function describeRewind(result: unknown): string {

@@ -28,7 +28,8 @@ export async function verifyCommand(args: string[], io: { out: (line: string) =>
  */
 export function formatVerifyReport(report: VerifyReport): string[] {
   const mark = (holds: boolean | null) => (holds === true ? '✓' : holds === false ? '✗' : '?');
-  const lines = [`${report.workflowId} (${report.kind}): ${whoDecided(report.verdict)}`];
+  const ended = report.claims.some((c) => c.claim === 'the run completed' && c.holds === false);
+  const lines = [`${report.workflowId} (${report.kind}): ${ended ? 'nothing was decided: the run did not complete' : whoDecided(report.verdict)}`];
   for (const c of report.claims) lines.push(`  ${mark(c.holds)} ${c.claim}: ${c.detail}`);
   const failing = report.claims.filter((c) => c.holds === false);
   const checked = report.claims.filter((c) => c.holds !== null).length;

@@ -86,6 +86,8 @@ describe('recheckAiretry (grove verify)', () => {
     const claims = recheckAiretry(input, result);
     expect(claims.find((c) => c.claim === 'llmJudge#0 passed')).toEqual({ claim: 'llmJudge#0 passed', holds: null, detail: "judged by judge-1: a model's opinion, not recomputable" });
     expect(claims.every((c) => c.holds !== false)).toBe(true);
+    // The tally counts the judge apart: its pass is as claimed, not recomputed.
+    expect(claims.find((c) => c.claim === 'success: true')?.detail).toBe('1 of 1 deterministic checks pass on the returned answer; 1 of 1 LLM-judge checks passed as claimed (not recomputable)');
   });
 
   test('extract: the stored output must be what the answer parses to', async () => {
@@ -99,7 +101,11 @@ describe('recheckAiretry (grove verify)', () => {
     const raw = { prompt: 'Extract.', kind: 'extract', schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'approved'] }, config: { maxRetries: 1, maxCalls: 2 }, checks: [{ kind: 'contains', value: '{' }] };
     const { input, result } = await run(raw, ['{"a":"give json"}', '{"a":"give json"}']);
     expect([result.output, result.success]).toEqual([undefined, false]);
-    expect(recheckAiretry(input, result).every((c) => c.holds !== false)).toBe(true);
+    const claims = recheckAiretry(input, result);
+    expect(claims.every((c) => c.holds !== false)).toBe(true);
+    // No tick for an output that does not exist: the claim says there is none, and why.
+    expect(claims.map((c) => c.claim)).not.toContain('output is parsed from that answer');
+    expect(claims.find((c) => c.claim.startsWith('no output'))).toMatchObject({ claim: 'no output: the answer does not parse to the extract schema', holds: true });
     // A forged success is named.
     expect(recheckAiretry(input, { ...result, success: true }).find((c) => c.holds === false)?.detail).toMatch(/does not match the extract schema/);
   });
