@@ -1,7 +1,7 @@
 import { continueAsNew, defineQuery, patched, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { AgentInputSchema, type AgentInput, type AgentOptions } from '../core/agents/agent-options';
 import { finalAnswer, includeTree, RESULT_TEXT_NODES, type AgentProgress, type AgentResult } from '../core/agents/agent-result';
-import { bestNode, highestScore, maxScore } from '../core/agents/best-node';
+import { bestNode, highestScore } from '../core/agents/best-node';
 import { formatSearchTree } from '../core/agents/format-search-tree';
 import { trajectoryInput } from '../core/agents/path-book';
 import { outcome as searchOutcome, runSearch } from '../core/agents/run-search';
@@ -83,7 +83,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
   let input = raw;
   let state: SearchState | undefined;
   const final = (): FinalCounters =>
-    state ? { calls: state.counters.llmCalls, tokens: state.usage.totalTokens, bestScore: maxScore(state.tree) } : {};
+    state ? { calls: state.counters.llmCalls, tokens: state.usage.totalTokens, bestScore: highestScore(state.tree) } : {};
   // A resume (`grove resume --model ... --max-calls ...`) changes the settings of the calls and
   // decisions still to come, and hands them on through continue-as-new.
   onResume((overrides) => {

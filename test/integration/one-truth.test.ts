@@ -132,5 +132,8 @@ test('a session waiting for a tool approval says who must do what, in the CLI an
     const sent = await sending;
     expect([sent.code, sent.stdout]).toEqual([0, expect.stringContaining('call mom')]);
     await cli(['session', 'close', workflowId], taskQueue);
+    // A message to the closed session is refused, not a new conversation that hides the old one.
+    const late = await cli(['session', 'send', workflowId, 'hello again'], taskQueue);
+    expect([late.code, late.stderr.trim()]).toEqual([2, expect.stringMatching(new RegExp(`^grove: session send: session ${workflowId} has ended \\(succeeded\\); a message would start a new conversation`))]);
   });
 }, 180_000);

@@ -28,6 +28,9 @@ export async function sessionCommand(args: string[], io: Io): Promise<void> {
   try {
     const chat = grove.session(workflowId, { input: input as never, by: values.by });
     if (sub === 'send') {
+      // A message to a closed session would start a new conversation under its id (and `grove show` would lose the old one): refused.
+      const ended = await grove.state(workflowId).then((st) => (st.status === 'running' ? undefined : st.status), () => undefined);
+      if (ended) throw new UsageError(`${command}: session ${workflowId} has ended (${ended}); a message would start a new conversation under the same id — send it to another id (\`grove session send NEW_ID …\`)`);
       // A tool call that waits for a person is said at once, with the command that decides it.
       const stopTelling = tellApprovals(() => chat.pending(), workflowId, (line) => process.stderr.write(`${line}\n`));
       const result = await chat.send(text!).finally(stopTelling);
