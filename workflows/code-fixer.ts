@@ -14,7 +14,7 @@ import { startRun } from './lib/run-lifecycle';
 import { fitResult } from './lib/result-size';
 import { patchId } from './patches';
 import { countModelCalls, MODEL_CALLS } from './lib/model-call-count';
-import { describeFigures, plural } from '../core/runs/run-figures';
+import { describeFigures, figuresOfResult, plural } from '../core/runs/run-figures';
 
 /**
  * Change id: code-fixer runs call their kind `code-fixer` — in `GroveKind`, the policy check and
@@ -68,8 +68,8 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
     failRun(err, { calls: modelCalls(), tokens: call.usage.totalTokens }, LlmSettingsSchema.parse(input.llm ?? {}));
   }
   // The returned code's share of tests passed (runs recorded before wrote the best attempt's).
-  // Without tests there is no score to report: running without an error is not one.
-  const best = countsModelCalls ? (fixed.outcome ? (fixed.outcome.tests || !fixed.outcome.ok ? testScore(fixed.outcome) : undefined) : 0) : fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
+  // The returned code's score by the figures' one rule (no tests, no score); runs recorded before wrote the best attempt's.
+  const best = countsModelCalls ? figuresOfResult('code-fixer', { outcome: fixed.outcome }).best : fixed.attempts.reduce((m, a) => Math.max(m, testScore(a.outcome)), 0);
   const final = { calls: modelCalls(), tokens: call.usage.totalTokens, bestScore: best };
   const result = fitResult('code-fixer', {
     success: fixed.success,

@@ -31,7 +31,8 @@ export function describeRun(kind: string, result: unknown): RunDescription {
   const score = base === 'agent' && typeof r.score === 'number' ? `score ${r.score.toFixed(2)}` : '';
   const took = [score, describeFigures(figures), ...extras(base, r)].filter(Boolean).join('; ');
   const claim = verdictLine(r) ?? (base === 'session' ? `${plural(r.turns ?? 0, 'turn')}` : 'answered; nothing checked the answer');
-  const headline = `${ending(base, r)}: ${claim}${took ? ` — ${took}` : ''}`;
+  // One line whatever the run carries: a name, a reason or a check name with a line break must not print a line of its own (a forged outcome).
+  const headline = `${ending(base, r)}: ${claim}${took ? ` — ${took}` : ''}`.replace(/\s+/g, ' ');
   return { headline, figures, ...labelledAnswer(base, r) };
 }
 
