@@ -128,6 +128,10 @@ async function main(): Promise<void> {
       // airetry and the code fixer counting model calls (requests), not samples (grove-model-calls): two samples per request here.
       ['airetry-model-calls', () => grove.run('airetry', { prompt: COLOR, model: 'color-guesser', config: { nSamples: 2 }, apiKwargs: { n: 2 }, seed: 1, checks: [{ kind: 'maxWords', max: 1 }, { kind: 'lowercase' }, { kind: 'startsWith', value: 'y' }] }, { workflowId: 'airetry-model-calls' })],
       ['code-fixer-model-calls', () => grove.run('code-fixer', CODE_FIXER, { workflowId: 'code-fixer-model-calls' })],
+      // A search a person stopped mid-way (its requests held until the stop is in): it writes GroveStatus `stopped`.
+      // (agent-mcts-stopped-as-exhausted.json is the same run recorded when a stop wrote `exhausted`: a status value is
+      // not a command, so no patch; that fixture proves it still replays. Keep it as is.)
+      ['agent-mcts-stopped', () => stoppedSearch(grove, model, 'agent-mcts-stopped')],
       // An answer with 100 tool calls: 64 run, one tool message answers the rest.
       ['agent-greedy-dropped-calls', () => grove.run('agent', { algorithm: 'greedy', prompt: 'Multiply everything.', tools: ['multiply', 'final_answer'], model: 'echo?calls=100', apiKwargs: { max_tokens: 20_000 }, evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 1, bFactor: 1 }, { workflowId: 'agent-greedy-dropped-calls' })],
     ];
@@ -188,3 +192,14 @@ main().catch((err: Error) => {
   console.error(err);
   process.exit(1);
 });
+
+/** An MCTS search that a person stops while its first held request waits: the stop lands mid-search by construction. */
+async function stoppedSearch(grove: GroveClient, model: Awaited<ReturnType<typeof startModelServer>>, workflowId: string): Promise<{ workflowId: string }> {
+  model.hold({ callKeyPrefix: `${workflowId}/` });
+  const handle = await grove.start('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, seed: 1, budget: { maxCalls: 40 } }, { workflowId });
+  while (model.stats().held.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  await grove.steer('ana').stop(workflowId, { reason: 'enough for today' });
+  model.release();
+  await handle.result();
+  return { workflowId };
+}

@@ -182,7 +182,8 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
     const messages = await port.resolvePath(trajectoryInput(current.tree, outcome.bestId));
     const counters = { calls: current.counters.llmCalls, tokens: current.usage.totalTokens, bestScore: outcome.score };
     const result = fitResult('agent', { ...agentResult(options, current, outcome, messages), ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}) });
-    reportRun({ status: outcome.isSolution ? 'succeeded' : 'exhausted', ...counters });
+    // A person's stop is its own ending: the run returns its best so far, not what its budget bought.
+    reportRun({ status: outcome.isSolution ? 'succeeded' : outcome.stop.kind === 'stopped' ? 'stopped' : 'exhausted', ...counters });
     return result;
   } catch (err) {
     failRun(err, final(), LlmSettingsSchema.parse(options.llm ?? {}));

@@ -104,6 +104,6 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   }, final);
   // The returned answer's score, as the result's figures say (runs recorded before kept the last sweep's).
   const best = countsModelCalls ? { bestScore: figuresOfResult('airetry', result).best } : {};
-  reportRun({ status: result.success ? 'succeeded' : 'exhausted', ...final, ...best });
+  reportRun({ status: result.success ? 'succeeded' : call.stopped ? 'stopped' : 'exhausted', ...final, ...best });
   return result;
 }

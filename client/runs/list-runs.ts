@@ -24,6 +24,7 @@ const STATUS_QUERY: Record<RunStatus, string> = {
   running: 'ExecutionStatus = "Running"',
   succeeded: 'ExecutionStatus = "Completed" AND GroveStatus = "succeeded"',
   exhausted: 'ExecutionStatus = "Completed" AND GroveStatus = "exhausted"',
+  stopped: 'ExecutionStatus = "Completed" AND GroveStatus = "stopped"',
   failed: 'ExecutionStatus = "Failed"',
   cancelled: 'ExecutionStatus = "Canceled"',
   terminated: 'ExecutionStatus = "Terminated"',

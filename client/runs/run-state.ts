@@ -51,9 +51,10 @@ export interface RunState {
 export function runStatusOf(temporalStatus: string, groveStatus: string | undefined): { status: RunStatus; derived: boolean } {
   switch (temporalStatus) {
     case 'COMPLETED':
-      return groveStatus === 'exhausted' ? { status: 'exhausted', derived: false } : { status: 'succeeded', derived: groveStatus !== 'succeeded' };
+      if (groveStatus === 'exhausted' || groveStatus === 'stopped') return { status: groveStatus, derived: false };
+      return { status: 'succeeded', derived: groveStatus !== 'succeeded' };
     case 'FAILED':
-      return { status: 'failed', derived: groveStatus !== 'failed' && groveStatus !== 'exhausted' };
+      return { status: 'failed', derived: groveStatus !== 'failed' && groveStatus !== 'exhausted' && groveStatus !== 'stopped' };
     case 'CANCELLED':
       return { status: 'cancelled', derived: groveStatus !== 'cancelled' };
     case 'TERMINATED':
@@ -143,6 +144,8 @@ export function describeRunState(state: RunState): string {
       return `succeeded${spent}`;
     case 'exhausted':
       return `finished without a solution${spent}${state.bestScore !== undefined ? ` (best score ${state.bestScore.toFixed(2)})` : ''}`;
+    case 'stopped':
+      return `stopped by a person before it found a solution${spent}${state.bestScore !== undefined ? ` (best score ${state.bestScore.toFixed(2)})` : ''}`;
     case 'failed':
       return `failed${spent}: ${state.reason ?? 'unknown reason'}${state.failureType ? ` (${state.failureType})` : ''}`;
     case 'cancelled':

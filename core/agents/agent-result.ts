@@ -52,7 +52,7 @@ export const AgentResultSchema = z.object({
   nodes: z.number().int().describe('Nodes in the search tree, the prompt included.'),
   stop: z
     .object({
-      kind: z.enum(['solved', 'exhausted', 'maxRollouts', 'maxCalls', 'maxTokens', 'maxCost', 'deadline']).describe('Why the search ended.'),
+      kind: z.enum(['solved', 'exhausted', 'maxRollouts', 'maxCalls', 'maxTokens', 'maxCost', 'deadline', 'maxGenerations', 'stopped']).describe('Why the search ended.'),
       message: z.string().describe('The same in words.'),
     })
     .describe('Why the search ended.'),

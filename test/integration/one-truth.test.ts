@@ -88,8 +88,16 @@ test('every surface reports the same figures for runs of each kind, and the mode
     }
     await server.close();
 
-    const stoppedText = (await cli(['result', id('stopped')], taskQueue)).stdout.split('\n');
+    const stoppedRun = await cli(['result', id('stopped')], taskQueue);
+    const stoppedText = stoppedRun.stdout.split('\n');
     expect(stoppedText[0]).toMatch(/^stopped by ana: not solved/);
+    // A person's stop is a status of its own, not a budget that ran out: in the list, its filter, the viewer and the exit code (3: no solution).
+    expect(stoppedRun.code).toBe(3);
+    expect(list.find((r) => r.workflowId === id('stopped'))!.status).toBe('stopped');
+    expect(viewer.find((r) => r.workflowId === id('stopped'))!.status).toBe('stopped');
+    const onlyStopped = (JSON.parse((await cli(['list', '--json', '--status', 'stopped', '--limit', '50'], taskQueue)).stdout) as Array<Record<string, unknown>>).map((r) => r.workflowId);
+    expect(onlyStopped).toContain(id('stopped'));
+    expect(onlyStopped).not.toContain(id('mcts'));
     const stoppedJson = JSON.parse((await cli(['result', id('stopped'), '--json'], taskQueue)).stdout) as { answer?: string; isSolution: boolean };
     expect(stoppedJson.isSolution).toBe(false);
     // The partial answer comes after the outcome, labelled as what it is (or its absence said).

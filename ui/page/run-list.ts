@@ -1,10 +1,10 @@
 import { RUN_KIND_NAMES } from '../../core/runs/run-kind-names';
+import { RUN_STATUSES } from '../../core/schemas/run-status';
 import type { RunSummary } from '../model/view-tree';
 import type { DataSource } from './data-source';
 import { age, h } from './dom';
 import { runBadge, troubleText } from './run-health-view';
 
-const STATUSES = ['running', 'succeeded', 'exhausted', 'failed', 'cancelled', 'terminated', 'timed_out'];
 const KINDS = [...RUN_KIND_NAMES, 'agent:mcts', 'agent:astar', 'agent:beam', 'agent:greedy', 'agent:cot'];
 
 /**
@@ -37,7 +37,7 @@ export function runList(root: HTMLElement, source: DataSource, filter: { status?
         h('label', {}, 'status ', status),
         h('label', {}, 'kind ', kind),
         h('button', { type: 'submit' }, 'filter'),
-        h('datalist', { id: 'grove-statuses' }, ...STATUSES.map((s) => h('option', { value: s }))),
+        h('datalist', { id: 'grove-statuses' }, ...RUN_STATUSES.map((s) => h('option', { value: s }))),
         h('datalist', { id: 'grove-kinds' }, ...KINDS.map((k) => h('option', { value: k }))),
       ),
       h(

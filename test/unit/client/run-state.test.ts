@@ -6,6 +6,7 @@ import { nondeterminismMessage, parseNondeterminism } from '../../../client/repl
 test("a run's status: Temporal's execution status wins, and says when the run could not record it", () => {
   expect(runStatusOf('COMPLETED', 'exhausted')).toEqual({ status: 'exhausted', derived: false });
   expect(runStatusOf('COMPLETED', 'succeeded')).toEqual({ status: 'succeeded', derived: false });
+  expect(runStatusOf('COMPLETED', 'stopped')).toEqual({ status: 'stopped', derived: false });
   expect(runStatusOf('FAILED', 'failed')).toEqual({ status: 'failed', derived: false });
   expect(runStatusOf('FAILED', undefined)).toEqual({ status: 'failed', derived: true });
   expect(runStatusOf('CANCELLED', 'running')).toEqual({ status: 'cancelled', derived: true });
@@ -33,6 +34,8 @@ test('describeRunState words each ending', () => {
   );
   expect(describeRunState(state({ status: 'cancelled', calls: 1 }))).toBe('cancelled after 1 model call');
   expect(describeRunState(state({ status: 'exhausted', calls: 4, bestScore: 0.5 }))).toBe('finished without a solution after 4 model calls (best score 0.50)');
+  expect(describeRunState(state({ status: 'stopped', calls: 6, bestScore: 0.2 }))).toBe('stopped by a person before it found a solution after 6 model calls (best score 0.20)');
+  expect(runsQuery({ status: 'stopped' })).toBe('GroveKind IS NOT NULL AND ExecutionStatus = "Completed" AND GroveStatus = "stopped"');
   expect(describeRunState(state({ status: 'timedOut', derived: true, reason: 'too long' }))).toBe(
     "timed out: too long (Temporal execution status; the run could not record it itself)",
   );
