@@ -132,6 +132,8 @@ async function main(): Promise<void> {
       // (agent-mcts-stopped-as-exhausted.json is the same run recorded when a stop wrote `exhausted`: a status value is
       // not a command, so no patch; that fixture proves it still replays. Keep it as is.)
       ['agent-mcts-stopped', () => stoppedSearch(grove, model, 'agent-mcts-stopped')],
+      // A search cancelled while a model call is in flight: the cancellation waits for the call to end (grove-cancel-waits).
+      ['agent-mcts-cancelled', () => cancelledSearch(grove, model, 'agent-mcts-cancelled')],
       // An answer with 100 tool calls: 64 run, one tool message answers the rest.
       ['agent-greedy-dropped-calls', () => grove.run('agent', { algorithm: 'greedy', prompt: 'Multiply everything.', tools: ['multiply', 'final_answer'], model: 'echo?calls=100', apiKwargs: { max_tokens: 20_000 }, evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 1, bFactor: 1 }, { workflowId: 'agent-greedy-dropped-calls' })],
     ];
@@ -192,6 +194,17 @@ main().catch((err: Error) => {
   console.error(err);
   process.exit(1);
 });
+
+/** An MCTS search cancelled while its first request is held: the request is aborted, and the run ends cancelled. */
+async function cancelledSearch(grove: GroveClient, model: Awaited<ReturnType<typeof startModelServer>>, workflowId: string): Promise<{ workflowId: string }> {
+  model.hold({ callKeyPrefix: `${workflowId}/` });
+  const handle = await grove.start('agent', { algorithm: 'mcts', prompt: QUICKSTART, tools: ['multiply', 'final_answer'], model: 'multiplier?p=0.2&guess=0.3', evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 8, seed: 1, budget: { maxCalls: 40 } }, { workflowId });
+  while (model.stats().held.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  await handle.cancel();
+  await handle.result().catch(() => undefined);
+  model.release();
+  return { workflowId };
+}
 
 /** An MCTS search that a person stops while its first held request waits: the stop lands mid-search by construction. */
 async function stoppedSearch(grove: GroveClient, model: Awaited<ReturnType<typeof startModelServer>>, workflowId: string): Promise<{ workflowId: string }> {

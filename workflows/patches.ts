@@ -121,6 +121,12 @@ export const PATCHES = {
     before: ['airetry-color-game-swept', 'code-fixer'],
     after: ['airetry-model-calls', 'code-fixer-model-calls'],
   },
+  'grove-cancel-waits': {
+    since: '2026-11-28',
+    changes: 'every workflow: a cancellation waits for the model calls in flight to end (aborted or answered) before the run writes its final counts, so a call answered after the cancellation was asked is counted',
+    before: ['agent-mcts', 'generate'],
+    after: ['agent-mcts-cancelled'],
+  },
 } as const satisfies Record<string, PatchRecord>;
 
 /** What the registry says of one patch. */

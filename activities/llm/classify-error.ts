@@ -27,7 +27,10 @@ export interface CallContext {
  * try { await client.chat.completions.create(body) } catch (err) { throw classifyLlmError(err, ctx) }
  */
 export function classifyLlmError(err: unknown, ctx: CallContext): ApplicationFailure | unknown {
-  if (err instanceof OpenAI.APIUserAbortError) return err; // cancellation: let Temporal see it as such
+  // Cancellation: the request was aborted because the run was cancelled. Temporal's worker reports
+  // an activity cancelled only for its own CancelledFailure (the abort's reason), not the SDK's
+  // abort error — which it would report as a failure, failing the run instead of cancelling it.
+  if (err instanceof OpenAI.APIUserAbortError) return activityContext()?.cancellationSignal.reason ?? err;
   const where = `${ctx.baseURL} (model ${ctx.model})`;
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return retryable(`the model endpoint at ${where} did not answer in time`, LlmFailure.Timeout, err);

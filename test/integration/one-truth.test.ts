@@ -145,3 +145,41 @@ test('a session waiting for a tool approval says who must do what, in the CLI an
     expect([late.code, late.stderr.trim()]).toEqual([2, expect.stringMatching(new RegExp(`^grove: session send: session ${workflowId} has ended \\(succeeded\\); a message would start a new conversation`))]);
   });
 }, 180_000);
+
+test('a cancelled run counts the call its model answered after the cancellation, and aborts the one it had not', async () => {
+  const history = async (workflowId: string) => (await suite.env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const cancelAsked = async (workflowId: string) => (await history(workflowId)).some((e) => e.activityTaskCancelRequestedEventAttributes);
+  const request = (workflowId: string) => suite.model.stats().requests.filter((r) => r.callKey?.startsWith(`${workflowId}/`));
+
+  // Answered: the worker heartbeats once a minute, so the call learns of the cancellation only after its answer is back.
+  const slowBeat = uniqueTaskQueue('truth-cancel-answered');
+  const answeredRun = `${slowBeat}-run`;
+  await (await testWorker(suite.env, { taskQueue: slowBeat, llm: testLlmConfig(suite.model.baseURL, { heartbeatIntervalMs: 60_000 }) })).runUntil(async () => {
+    suite.model.hold({ callKeyPrefix: `${answeredRun}/` });
+    const handle = await groveClient(suite.env, slowBeat).start('agent', { ...quickstartInput({ seed: 2 }), llm: { heartbeatTimeoutMs: 180_000 } }, { workflowId: answeredRun });
+    await until(() => suite.model.stats().held.some((key) => key.startsWith(`${answeredRun}/`)));
+    await handle.cancel();
+    await until(() => cancelAsked(answeredRun));
+    suite.model.release();
+    await expect(handle.result()).rejects.toThrow();
+    expect(request(answeredRun).map((r) => r.outcome)).toEqual(['completed']);
+    const listed = (JSON.parse((await cli(['list', '--json', '--limit', '50'], slowBeat)).stdout) as Array<Record<string, unknown>>).find((r) => r.workflowId === answeredRun)!;
+    expect([listed.status, listed.modelCalls]).toEqual(['cancelled', 1]);
+  });
+
+  // Aborted: the worker heartbeats often, so the cancellation reaches the held call and aborts its request — the model answered nothing.
+  const fastBeat = uniqueTaskQueue('truth-cancel-aborted');
+  const abortedRun = `${fastBeat}-run`;
+  await (await testWorker(suite.env, { taskQueue: fastBeat, llm: testLlmConfig(suite.model.baseURL) })).runUntil(async () => {
+    suite.model.hold({ callKeyPrefix: `${abortedRun}/` });
+    const handle = await groveClient(suite.env, fastBeat).start('agent', quickstartInput({ seed: 2 }), { workflowId: abortedRun });
+    await until(() => suite.model.stats().held.some((key) => key.startsWith(`${abortedRun}/`)));
+    await handle.cancel();
+    await expect(handle.result()).rejects.toThrow();
+    await until(() => request(abortedRun).length > 0);
+    suite.model.release();
+    expect(request(abortedRun).map((r) => r.outcome)).toEqual(['aborted']);
+    const shown = await cli(['show', abortedRun], fastBeat);
+    expect(shown.stdout.split('\n')[0]).toBe(`${abortedRun} cancelled after 0 model calls`);
+  });
+}, 240_000);

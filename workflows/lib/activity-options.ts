@@ -1,4 +1,4 @@
-import { patched, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, patched, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
 import { patchId } from '../patches';
 
@@ -9,6 +9,14 @@ import { patchId } from '../patches';
  * schedule-to-close timeout, and replay with it.
  */
 export const RETRY_WINDOW = patchId('grove-retry-window');
+
+/**
+ * Patch id: a cancelled run waits for its model calls in flight to end — aborted (the activity
+ * learns of the cancellation at its next heartbeat and aborts the request) or answered — before
+ * it writes its final counts, so a call the model answered after the cancellation was asked is
+ * counted. Runs recorded before ended at once and left such a call out of `GroveCalls`.
+ */
+export const CANCEL_WAITS = patchId('grove-cancel-waits');
 
 /** A step declared fast that takes longer than this has no business being declared fast. */
 const FAST_STEP_TIMEOUT_MS = 30_000;
@@ -56,4 +64,17 @@ export function activityOptions(settings: LlmSettings, nonRetryableErrorTypes: s
       nonRetryableErrorTypes,
     },
   };
+}
+
+/**
+ * Activity options for model calls: {@link activityOptions}, and a cancellation that waits for
+ * the call in flight to end (aborted or answered) rather than leaving it behind uncounted — a
+ * run's model calls are the requests a model answered, a cancelled run's too (docs/runs.md).
+ *
+ * @example
+ * const models = proxyActivities<LlmActivities>(modelCallOptions(settings, NON_RETRYABLE_LLM_FAILURES));
+ */
+export function modelCallOptions(settings: LlmSettings, nonRetryableErrorTypes: string[]): ActivityOptions {
+  const options = activityOptions(settings, nonRetryableErrorTypes);
+  return patched(CANCEL_WAITS) ? { ...options, cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED } : options;
 }

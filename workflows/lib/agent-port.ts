@@ -8,7 +8,7 @@ import { LlmSettingsSchema } from '../../core/schemas/llm-settings';
 import { failedEvaluation } from '../../core/agents/evaluation-failures';
 import { NON_RETRYABLE_EVALUATOR_FAILURES } from '../../core/failures';
 import { ToolFailure } from '../../core/failures';
-import { activityOptions } from './activity-options';
+import { modelCallOptions } from './activity-options';
 import { EVALUATION_FAILURES, evaluatorPort } from './evaluator-port';
 import { toolPort } from './tool-port';
 import { afterResult } from './resume-point';
@@ -29,7 +29,7 @@ export const NON_RETRYABLE_AGENT_FAILURES = [...NON_RETRYABLE_LLM_FAILURES, Tool
  */
 export function workflowAgentPort(options: AgentOptions): AgentPort {
   const llm = LlmSettingsSchema.parse(options.llm ?? {});
-  const llmOptions = activityOptions(llm, NON_RETRYABLE_AGENT_FAILURES);
+  const llmOptions = modelCallOptions(llm, NON_RETRYABLE_AGENT_FAILURES);
   const tools = toolPort(llm, options.toolTaskQueue, NON_RETRYABLE_AGENT_FAILURES);
   const evaluatorOptions: ActivityOptions = { ...llmOptions, taskQueue: options.evaluatorTaskQueue ?? llm.taskQueue };
 

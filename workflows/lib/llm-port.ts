@@ -6,7 +6,7 @@ import { withConversation } from '../../core/hash/with-conversation';
 import type { ChatActivityResult, ChatRequest, EmbedActivityInput, EmbedActivityResult } from '../../core/schemas/llm-call';
 import { LlmFailure, NON_RETRYABLE_LLM_FAILURES } from '../../core/failures';
 import type { LlmSettings } from '../../core/schemas/llm-settings';
-import { activityOptions } from './activity-options';
+import { modelCallOptions } from './activity-options';
 import { afterResult } from './resume-point';
 import { runLedger } from './run-ledger';
 
@@ -21,7 +21,7 @@ import { runLedger } from './run-ledger';
  * const result = await llm.chat(refs, pathRef, { model: 'gpt-4o-mini', summary: 'answer' });
  */
 export function llmPort(settings: LlmSettings) {
-  const options = activityOptions(settings, NON_RETRYABLE_LLM_FAILURES);
+  const options = modelCallOptions(settings, NON_RETRYABLE_LLM_FAILURES);
   const activities = proxyActivities<LlmActivities>(options);
 
   async function chat(refs: ConversationRefs, path: Ref, request: ChatRequest): Promise<ChatActivityResult> {
