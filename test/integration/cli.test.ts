@@ -123,6 +123,10 @@ test('grove run, tree and show against a server', async () => {
   const agentTree = await grove(['tree', agentRun!.workflowId], { TEMPORAL_ADDRESS: env.address });
   expect(agentTree.stdout.trim()).toBe(agentRun!.treeText);
   expect(oneLine(agentTree.stdout)[0]).toBe('n0 prompt');
+  // --answers on an agent tree says what it shows and where the whole text is, rather than doing nothing.
+  const agentAnswers = await grove(['tree', agentRun!.workflowId, '--answers'], { TEMPORAL_ADDRESS: env.address });
+  expect(oneLine(agentAnswers.stdout)[0]).toBe(`(--answers adds each sample's answer to airetry and code-fixer trees; this agent's lines already show each step — its tool call or the first words of its answer — and \`grove show ${agentRun!.workflowId}\` prints the best trajectory whole)`);
+  expect(agentAnswers.stdout).toContain(agentRun!.treeText);
   const agentShow = await grove(['show', agentRun!.workflowId], { TEMPORAL_ADDRESS: env.address });
   const steps = oneLine(agentShow.stdout).filter(Boolean);
   expect(steps[0]).toMatch(/^completed: judged solved by multiplier-judge; not verified — score 1\.00; \d+ model calls, \d+ tool runs, /);

@@ -41,6 +41,8 @@ export async function treeCommand(args: string[], io: { out: (line: string) => v
     const ended = view.state.status !== 'running' && view.state.temporalStatus !== 'COMPLETED';
     if (ended) io.out(`${workflowId} ${describeRunState(view.state)}`);
     if (view.note) io.out(view.note);
+    // --answers prints airetry's samples whole; an agent's or a session's lines already carry each step, so say where the whole text is.
+    if (values.answers && view.kind !== 'airetry') io.out(`(--answers adds each sample's answer to airetry and code-fixer trees; this ${view.kind}'s lines already show each step — its tool call or the first words of its answer — and \`grove show ${workflowId}\` prints the ${view.kind === 'session' ? 'conversation' : 'best trajectory'} whole)`);
     if (view.text !== undefined) io.out(view.text);
   } finally {
     await grove.close();
