@@ -1,7 +1,8 @@
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { startModelServer } from '../../model-server';
-import { createLocalModelPolicy, LOCAL_CONTEXT_TOKENS } from '../../model-server/local/local-model-policy';
+import { createLocalModelPolicy, defaultLocalThreads, LOCAL_CONTEXT_TOKENS } from '../../model-server/local/local-model-policy';
 import { importEngine } from '../../runtime/optional-engine';
+import { plural } from '../../core/runs/run-figures';
 import { ensureLocalModelFile, LOCAL_MODEL_NAME } from './local-model-file';
 
 export interface ModelTarget {
@@ -52,7 +53,7 @@ export async function ensureModel(opts: { log?: (line: string) => void; env?: No
 
 /**
  * grove's OpenAI-compatible server with the embedded local model (`smollm2`) besides the scripted
- * models. Threads: `GROVE_LOCAL_THREADS` (default 2).
+ * models. Threads: `GROVE_LOCAL_THREADS` (default: one core fewer than the machine has, 1 to 4).
  *
  * @example
  * const { baseURL, close } = await startLocalModel({ log: console.log });
@@ -62,11 +63,11 @@ export async function startLocalModel(opts: { log?: (line: string) => void; env?
   const log = opts.log ?? (() => {});
   await importEngine('node-llama-cpp'); // before the model file is fetched for nothing
   const modelPath = await ensureLocalModelFile({ log, env });
-  const threads = Number(env.GROVE_LOCAL_THREADS ?? 2);
+  const threads = env.GROVE_LOCAL_THREADS ? Number(env.GROVE_LOCAL_THREADS) : defaultLocalThreads();
   const started = Date.now();
   const policy = await createLocalModelPolicy({ modelPath, threads });
   const server = await startModelServer({ port: opts.port ?? 0, policies: [policy], apiKeys: opts.apiKeys });
-  log(`model: no OPENAI_BASE_URL set, so grove's local model answers at ${server.baseURL}: ${LOCAL_MODEL_NAME} (SmolLM2-135M-Instruct on the CPU, ${threads} threads, loaded in ${Date.now() - started} ms)`);
+  log(`model: no OPENAI_BASE_URL set, so grove's local model answers at ${server.baseURL}: ${LOCAL_MODEL_NAME} (SmolLM2-135M-Instruct on the CPU, ${plural(threads, 'thread')}, loaded in ${Date.now() - started} ms)`);
   return {
     baseURL: server.baseURL,
     close: async () => {
