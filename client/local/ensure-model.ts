@@ -1,5 +1,5 @@
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
-import { startModelServer } from '../../model-server';
+import { startModelServer, type ModelServer } from '../../model-server';
 import { createLocalModelPolicy, defaultLocalThreads, LOCAL_CONTEXT_TOKENS } from '../../model-server/local/local-model-policy';
 import { importEngine } from '../../runtime/optional-engine';
 import { plural } from '../../core/runs/run-figures';
@@ -11,6 +11,12 @@ export interface ModelTarget {
   kind: 'endpoint' | 'local' | 'scripted';
   /** True when grove's scripted models answer by default (`--scripted`). */
   scripted: boolean;
+  /**
+   * grove's own model server, when it answers (local or scripted; not a configured endpoint):
+   * what it counted and holding a request unanswered — what lets the demo show, from the
+   * model's side, which calls were paid.
+   */
+  server?: Pick<ModelServer, 'stats' | 'hold' | 'release'>;
   stop(): Promise<void>;
 }
 
@@ -38,7 +44,7 @@ export async function ensureModel(opts: { log?: (line: string) => void; env?: No
     const server = await startModelServer({ port });
     const llm = llmConfigFromEnv({ ...env, OPENAI_BASE_URL: server.baseURL, GROVE_MODEL: env.GROVE_MODEL ?? 'assistant' });
     log(`model: grove's scripted model server answers at ${server.baseURL}`);
-    return { llm, kind: 'scripted', scripted: true, stop: () => server.close() };
+    return { llm, kind: 'scripted', scripted: true, server, stop: () => server.close() };
   }
   await importEngine('node-llama-cpp', 'or set OPENAI_BASE_URL to use another endpoint, or --scripted for grove\'s scripted models');
   const local = await startLocalModel({ log, env, port });
@@ -48,7 +54,7 @@ export async function ensureModel(opts: { log?: (line: string) => void; env?: No
     GROVE_MODEL: env.GROVE_MODEL ?? LOCAL_MODEL_NAME,
     GROVE_CONTEXT_TOKENS: env.GROVE_CONTEXT_TOKENS ?? String(LOCAL_CONTEXT_TOKENS),
   });
-  return { llm, kind: 'local', scripted: false, stop: local.close };
+  return { llm, kind: 'local', scripted: false, server: local.server, stop: local.close };
 }
 
 /**
@@ -58,7 +64,7 @@ export async function ensureModel(opts: { log?: (line: string) => void; env?: No
  * @example
  * const { baseURL, close } = await startLocalModel({ log: console.log });
  */
-export async function startLocalModel(opts: { log?: (line: string) => void; env?: NodeJS.ProcessEnv; port?: number; apiKeys?: string[] } = {}): Promise<{ baseURL: string; close(): Promise<void> }> {
+export async function startLocalModel(opts: { log?: (line: string) => void; env?: NodeJS.ProcessEnv; port?: number; apiKeys?: string[] } = {}): Promise<{ baseURL: string; server: ModelServer; close(): Promise<void> }> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   await importEngine('node-llama-cpp'); // before the model file is fetched for nothing
@@ -70,6 +76,7 @@ export async function startLocalModel(opts: { log?: (line: string) => void; env?
   log(`model: no OPENAI_BASE_URL set, so grove's local model answers at ${server.baseURL}: ${LOCAL_MODEL_NAME} (SmolLM2-135M-Instruct on the CPU, ${plural(threads, 'thread')}, loaded in ${Date.now() - started} ms)`);
   return {
     baseURL: server.baseURL,
+    server,
     close: async () => {
       await server.close();
       await policy.close();

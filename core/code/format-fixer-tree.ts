@@ -41,8 +41,7 @@ export function formatFixerTree(tree: SampleTree<ConversationDelta>, attempts: F
       if (!attempt) return `→ not run${mark}`;
       // A cut answer is said to be cut, and why: its error is the cut's as much as the model's.
       const cut = attempt.cut ? ' (its answer was cut: it reached max_tokens)' : '';
-      const answer = node.data.add[node.data.add.length - 1];
-      if (!attempt.ok && (!answer || extractCode(messageText(answer), opts.language).code === undefined)) return `→ no ${opts.language} code in the answer${cut}${mark}`;
+      if (!attempt.ok && !hasCode(tree, node.id, opts.language)) return `→ no ${opts.language} code in the answer${cut}${mark}`;
       return `→ ${attemptOutcome(attempt)}${cut}${mark}`;
     },
   });
@@ -59,4 +58,20 @@ export function attemptOutcome(attempt: FixerAttempt): string {
   if (attempt.ok) return tally ? `passed: ${tally}` : 'ran without error (no tests)';
   const what = attempt.kind === 'test' ? 'test failed' : `${attempt.kind ?? 'unknown'} error`;
   return tally ? `${what}: ${tally} passed` : what;
+}
+
+/**
+ * How many of a code fixer's attempts ran in the sandbox: those whose answer held code (an answer
+ * without any is fed back at once, without a run).
+ *
+ * @example
+ * sandboxRuns(SampleTree.fromJSON(result.tree), result.attempts, 'js'); // 6
+ */
+export function sandboxRuns(tree: SampleTree<ConversationDelta>, attempts: FixerAttempt[], language: CodeLanguage): number {
+  return attempts.filter((a) => tree.findNode(a.sampleId) && hasCode(tree, a.sampleId, language)).length;
+}
+
+function hasCode(tree: SampleTree<ConversationDelta>, sampleId: number, language: CodeLanguage): boolean {
+  const answer = tree.node(sampleId).data.add.at(-1);
+  return answer !== undefined && extractCode(messageText(answer), language).code !== undefined;
 }

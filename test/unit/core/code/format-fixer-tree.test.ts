@@ -1,7 +1,7 @@
 import { AICall, textOutput, type AICallPort } from '../../../../core/airetry';
 import { messageRef } from '../../../../core/hash/refs';
 import { runCodeFixer, type ExecPort } from '../../../../core/code/code-fixer';
-import { attemptOutcome, formatFixerTree } from '../../../../core/code/format-fixer-tree';
+import { attemptOutcome, formatFixerTree, sandboxRuns } from '../../../../core/code/format-fixer-tree';
 import { userMessage } from '../../../../core/schemas/messages';
 import { codeFixerVerdict } from '../../../../core/verdicts/verdict-line';
 
@@ -45,6 +45,8 @@ test('each attempt of a code fixer says what the sandbox said of it; a cut answe
   expect(lines[3]).toMatch(/SampleNode\(id: 3, .*\) → syntax error \(its answer was cut: it reached max_tokens\)$/);
   expect(lines[4]).toMatch(/SampleNode\(id: 4, .*\) → passed: 1\/1 tests \(returned\)$/);
   expect(lines).toHaveLength(5);
+  // The answer without code was fed back without a run.
+  expect(sandboxRuns(call.samples, attempts, 'js')).toBe(3);
 });
 
 test('a code fixer that ends on a cut answer says so in its verdict', () => {
