@@ -81,6 +81,7 @@ export const chatRequestSchema = z.looseObject({
   max_tokens: z.number().int().min(1).nullable().optional(),
   max_completion_tokens: z.number().int().min(1).nullable().optional(),
   seed: z.number().int().nullable().optional(),
+  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
   stream: z.boolean().nullable().optional(),
   tools: z.array(functionToolSchema).optional(),
   tool_choice: toolChoiceSchema.optional(),

@@ -1,4 +1,5 @@
 import { DefaultLogger, type LogEntry, type LogLevel } from '@temporalio/worker';
+import OpenAI from 'openai';
 import { inspect } from 'node:util';
 import { firstLine } from '../core/first-line';
 
@@ -14,7 +15,7 @@ import { firstLine } from '../core/first-line';
  */
 export function groveWorkerLogger(level: LogLevel = 'WARN'): DefaultLogger {
   return new DefaultLogger(level, (entry) => {
-    if (EXPECTED.has(entry.message)) return;
+    if (EXPECTED.has(entry.message) || selfAborted(entry)) return;
     process.stderr.write(`${formatLogEntry(entry)}\n`);
   });
 }
@@ -24,6 +25,19 @@ export function groveWorkerLogger(level: LogLevel = 'WARN'): DefaultLogger {
  * and a tool worker serve activities only, so they poll no workflow tasks.
  */
 const EXPECTED = new Set(['No workflows registered, not polling for workflow tasks']);
+
+/**
+ * A model call grove aborted itself — its run was cancelled, or its worker is stopping and the
+ * call goes to another worker — is not a failure. Temporal logs an aborted activity at DEBUG
+ * ("completed as cancelled") when the abort is a DOM `AbortError`; the `openai` SDK's
+ * abort is its own class, which Temporal logs as a failed attempt (WARN) instead.
+ *
+ * @example
+ * selfAborted({ message: 'Activity failed', meta: { error: new OpenAI.APIUserAbortError() } }); // true
+ */
+export function selfAborted(entry: Pick<LogEntry, 'message' | 'meta'>): boolean {
+  return entry.message === 'Activity failed' && (entry.meta as { error?: unknown } | undefined)?.error instanceof OpenAI.APIUserAbortError;
+}
 
 /** One line for a log entry; activity failures get their own short form. */
 export function formatLogEntry(entry: Pick<LogEntry, 'level' | 'message' | 'meta' | 'timestampNanos'>): string {

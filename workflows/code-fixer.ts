@@ -77,7 +77,7 @@ export async function codeFixer(raw: CodeFixerInput): Promise<CodeFixerResult> {
     verdict: { by: 'tests' as const, verified: input.testCode !== undefined && input.testCode.trim() !== '' },
     code: fixed.code,
     outcome: fixed.outcome,
-    attempts: fixed.attempts.map((a) => ({ sampleId: a.sampleId, ok: a.outcome.ok, kind: a.outcome.error?.kind, tests: a.outcome.tests })),
+    attempts: fixed.attempts.map((a) => ({ sampleId: a.sampleId, ok: a.outcome.ok, kind: a.outcome.error?.kind, tests: a.outcome.tests, ...(a.cut ? { cut: true as const } : {}) })),
     ...callSummary(call),
     ...(countsModelCalls ? { modelCalls: counted.calls() } : {}),
     treeText: treeText(call, false),

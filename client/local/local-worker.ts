@@ -1,4 +1,4 @@
-import { Runtime, type Worker } from '@temporalio/worker';
+import { Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { groveWorkerLogger } from '../../workers/worker-logger';
 import { join } from 'node:path';
 import { moduleFile } from '../../runtime/paths';
@@ -31,6 +31,10 @@ export async function startLocalWorker(opts: {
   store?: StoreSettings;
   /** MCP servers whose tools to serve too (besides GROVE_MCP_CONFIG's and the module's). */
   mcpServers?: McpServersConfig;
+  /** A workflow bundle made once for several workers (default `GROVE_WORKFLOW_BUNDLE`, else the prebuilt one). */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** More of Temporal's worker options (the demo's short sticky-queue timeout, an identity). */
+  workerOptions?: Partial<WorkerOptions>;
 }) {
   const extra = opts.module ?? loadWorkerModule(process.env.GROVE_WORKER_MODULE ?? DEFAULT_WORKER_MODULE);
   const mcp = new McpServers(workerMcpServers(process.env, extra, opts.mcpServers));
@@ -51,7 +55,8 @@ export async function startLocalWorker(opts: {
       mcpServers: mcp,
       evaluators: extra.evaluators,
       store: opts.store,
-      workflowBundle: process.env.GROVE_WORKFLOW_BUNDLE ? { codePath: process.env.GROVE_WORKFLOW_BUNDLE } : undefined,
+      workflowBundle: opts.workflowBundle ?? (process.env.GROVE_WORKFLOW_BUNDLE ? { codePath: process.env.GROVE_WORKFLOW_BUNDLE } : undefined),
+      workerOptions: opts.workerOptions,
     });
     const running = worker.run();
     return {

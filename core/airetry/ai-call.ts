@@ -62,6 +62,8 @@ export class AICall<T = string> implements RunnableCall {
   rng: RandomSource;
   /** How many model requests were sent (a request may return several samples). */
   requests = 0;
+  /** Samples whose answer the token limit cut (`max_tokens`); known for the samples this call drew. */
+  readonly cutSamples = new Set<number>();
   /** What people asked of the call while it runs (rewind, feedback); airetry applies it between rounds. */
   readonly steering = new InterventionQueue<CallIntervention, CallInterventionResult>();
   /** Set when a person stopped the call: airetry rounds end at once, with the best sample so far. */

@@ -24,6 +24,8 @@ export interface RunnableCall {
   port?: AICallPort;
   /** How many model requests were sent. */
   requests: number;
+  /** Samples whose answer stopped at the token limit (`finish_reason: length`): cut, not finished. */
+  readonly cutSamples?: Set<number>;
   pathRef(sampleId: number): Ref;
   setPathRef(sampleId: number, ref: Ref): void;
   addUsage(usage: Usage): void;
@@ -128,6 +130,7 @@ function addSamples(
       ? { ...(send.keep !== undefined ? { keep: send.keep } : {}), add: [...send.add, choice.message] }
       : { add: [choice.message] };
     const child = call.samples.expand(parentId, delta, { success: true });
+    if (choice.finishReason === 'length') call.cutSamples?.add(child.id);
     call.setPathRef(child.id, call.refs.addPath(sendPath, undefined, [choice.message]));
     call.config.calls += 1;
     call.activeSampleId = child.id;

@@ -47,8 +47,8 @@ export interface CodeFixerResult {
   /** The code of the chosen attempt (the passing one, else the best by the call's scoring). */
   code?: string;
   outcome?: CodeOutcome;
-  /** Attempts run in the sandbox, by sample id. */
-  attempts: Array<{ sampleId: number; outcome: CodeOutcome; hasCode: boolean }>;
+  /** Attempts run in the sandbox, by sample id; `cut` when the answer stopped at the token limit. */
+  attempts: Array<{ sampleId: number; outcome: CodeOutcome; hasCode: boolean; cut?: true }>;
 }
 
 /**
@@ -102,6 +102,6 @@ export async function runCodeFixer(call: AICall<string>, exec: ExecPort, opts: C
     success: call.success === true,
     code: chosen?.code,
     outcome: chosen?.outcome,
-    attempts: [...ran].map(([sampleId, r]) => ({ sampleId, outcome: r.outcome, hasCode: r.code !== undefined })),
+    attempts: [...ran].map(([sampleId, r]) => ({ sampleId, outcome: r.outcome, hasCode: r.code !== undefined, ...(call.cutSamples.has(sampleId) ? { cut: true as const } : {}) })),
   };
 }

@@ -42,5 +42,7 @@ export function codeFixerVerdict(result: Json): string {
   if (result.success) return `ran without error in the sandbox; no tests were given, so nothing checked what it does (${took})`;
   const error = outcome.error ? `${outcome.error.kind} error${outcome.error.line ? ` at line ${outcome.error.line}` : ''}: ${shorten(String(outcome.error.message).trim().split('\n')[0], 200)}` : 'it did not pass';
   const tests = outcome.tests ? `${outcome.tests.passed}/${outcome.tests.total} tests passed${outcome.tests.completed === false ? ' before the tests stopped early' : ''}; ` : '';
-  return `not fixed: ${error} (${tests}${took})`;
+  const chosen = ((result.attempts ?? []) as { sampleId: number; cut?: boolean }[]).find((a) => a.sampleId === result.activeSampleId);
+  const cut = chosen?.cut ? 'its answer was cut at max_tokens; ' : '';
+  return `not fixed: ${error} (${tests}${cut}${took})`;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { importEngine } from '../../runtime/optional-engine';
 import type { AsyncChatPolicy, ChatRequest, PolicyReply } from '../types';
 import { grammarSchema } from './grammar-schema';
@@ -6,12 +7,27 @@ import { toLlamaHistory } from './llama-history';
 /** The local model's context window, in tokens (workers using it fit conversations to it). */
 export const LOCAL_CONTEXT_TOKENS = 2048;
 
+/**
+ * CPU threads for the local model: one core fewer than the machine has (at least 1, at most 4).
+ * WHY: llama.cpp's threads wait for each other by spinning, so when another process wants a core
+ * they hold — grove's own sandbox loading Pyodide beside a code fixer's next call, the Temporal
+ * server, the worker — an answer takes 10–100× longer (measured on 2 cores with one busy process
+ * beside it: 9–80 s per ~100-token answer with 2 threads, 3–5 s with 1; alone, 1.2 s and 2 s).
+ *
+ * @example
+ * defaultLocalThreads(2); // 1
+ * defaultLocalThreads(16); // 4
+ */
+export function defaultLocalThreads(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
 export interface LocalModelOptions {
   /** The GGUF file (see `ensureLocalModelFile`). */
   modelPath: string;
   /** The model name clients ask for (default `smollm2`). */
   name?: string;
-  /** CPU threads. On 2 cores node-llama-cpp's default thread count is ~80× slower than 2 (measured: 41 s vs 0.5 s per answer). */
+  /** CPU threads (default {@link defaultLocalThreads}). On 2 cores node-llama-cpp's own default is ~80× slower (measured: 41 s vs 0.5 s per answer). */
   threads?: number;
   /** Context window in tokens (default 2048, SmolLM2's is 8192). */
   contextSize?: number;
@@ -24,6 +40,12 @@ export interface LocalModelPolicy extends AsyncChatPolicy {
 }
 
 
+/** OpenAI's `stop`: one string or up to four; the answer ends before the first that appears (which is left out). */
+function stopStrings(stop: unknown): string[] {
+  const list = typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop : [];
+  return list.filter((s): s is string => typeof s === 'string' && s !== '');
+}
+
 const TOOL_INSTRUCTIONS = (names: string[], required: boolean) =>
   `You can use these tools: ${names.join(', ')}. Reply with JSON only: ${required ? '' : '{"answer": "<your answer>"} to answer, or '}{"tool": "<tool name>", "arguments": {...}} to call a tool.`;
 
@@ -31,7 +53,7 @@ const TOOL_INSTRUCTIONS = (names: string[], required: boolean) =>
  * A real model as a model-server policy: SmolLM2-135M-Instruct (or any GGUF) through
  * node-llama-cpp's prebuilt CPU binary, so grove's activities keep one code path — the `openai`
  * SDK over HTTP — whether the model is scripted, local or remote. Supports `n` (sequential
- * samples with distinct seeds), `temperature`, `seed`, `max_tokens`, `response_format`
+ * samples with distinct seeds), `temperature`, `seed`, `max_tokens`, `stop`, `response_format`
  * (`json_schema` and `json_object` enforced by a grammar) and tools (a grammar that allows only a
  * valid answer or a valid call of a declared tool, so even a tiny model makes well-formed calls).
  * One request runs at a time (a 2-core machine has no room for two). node-llama-cpp is an
@@ -45,7 +67,7 @@ export async function createLocalModelPolicy(opts: LocalModelOptions): Promise<L
   const { getLlama, LlamaChatSession } = await importEngine<any>('node-llama-cpp');
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath: opts.modelPath });
-  const context = await model.createContext({ contextSize: opts.contextSize ?? LOCAL_CONTEXT_TOKENS, threads: opts.threads ?? 2, sequences: 1 });
+  const context = await model.createContext({ contextSize: opts.contextSize ?? LOCAL_CONTEXT_TOKENS, threads: opts.threads ?? defaultLocalThreads(), sequences: 1 });
   const session = new LlamaChatSession({ contextSequence: context.getSequence() });
   const defaultMaxTokens = opts.defaultMaxTokens ?? 256;
   let queue: Promise<unknown> = Promise.resolve();
@@ -72,12 +94,14 @@ export async function createLocalModelPolicy(opts: LocalModelOptions): Promise<L
       grammar = await llama.getGrammarFor('json');
     }
     const maxTokens = req.max_completion_tokens ?? req.max_tokens ?? defaultMaxTokens;
+    const stop = stopStrings(req.stop);
     const meta = await session.promptWithMeta(prompt, {
       maxTokens,
       temperature: req.temperature ?? 0.7,
       topP: req.top_p ?? undefined,
       seed: (req.seed ?? 0) + index,
       grammar,
+      ...(stop.length > 0 ? { customStopTriggers: stop } : {}),
     });
     const text: string = meta.responseText;
     const finishReason = meta.stopReason === 'maxTokens' ? ('length' as const) : undefined;

@@ -1,4 +1,3 @@
-import { ensureLocalModelFile } from '../../client/local/local-model-file';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -137,49 +136,6 @@ test('grove run, tree and show against a server', async () => {
   expect(steps[steps.length - 2]).toMatch(/^ {2}→ final_answer\(\{"answer":\d{20}\}\)$/);
   expect(steps[steps.length - 1]).toMatch(/^\[tool\] \d{20}$/);
 });
-
-test('README command 1: with no model configured, the demo runs on the embedded local model and prints what it really answered', async () => {
-  const cli = await resolveTemporalCli();
-  const [port, uiPort] = [await freePort(), await freePort()];
-  const demo = await grove(['demo', '--exit'], {
-    GROVE_HOME: join(scratch, 'demo-home'),
-    GROVE_LOCAL_MODEL_PATH: await ensureLocalModelFile(),
-    GROVE_TEMPORAL_PORT: String(port),
-    GROVE_UI_PORT: String(uiPort),
-    TEMPORAL_CLI_PATH: cli.path,
-    OPENAI_BASE_URL: undefined,
-    OPENAI_API_KEY: undefined,
-  }, 150_000);
-  expect(demo.stderr).toBe('');
-  expect(demo.code).toBe(0);
-  expect(demo.stdout).toContain(`dev server ready on 127.0.0.1:${port}, UI http://127.0.0.1:${uiPort}`);
-  expect(demo.stdout).toMatch(/grove's local model answers at http:\/\/127\.0\.0\.1:\d+\/v1: smollm2 \(SmolLM2-135M-Instruct on the CPU/);
-  expect(demo.stdout).toMatch(/\(workflow generate-[0-9a-f]{8}, \d+ tokens, model smollm2\)/);
-  // Whatever the tiny model answered, the outcome line tells the truth about the checks.
-  // ...and who decided: the deterministic checks (naming any that failed).
-  const outcome = /\ncompleted: (all checks passed|not all checks passed) \(by deterministic checks\)(: [^—]+)? — \d+ model calls?( \(\d+ samples\))?, [\d,]+ tokens; \d+ retr(y|ies)\nanswer: /;
-  expect(demo.stdout).toMatch(outcome);
-  expect(demo.stdout).toMatch(new RegExp(`${outcome.source}\\{"name":"[^"]*","age":-?\\d+(\\.\\d+)?\\}`));
-  expect(demo.stdout).not.toContain("grove's scripted assistant");
-  expect(demo.stdout).toMatch(new RegExp(`Temporal UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/airetry-[0-9a-f]{8}`));
-}, 200_000);
-
-test('the demo with --scripted: the deterministic showcase (generate and the seeds color game)', async () => {
-  const cli = await resolveTemporalCli();
-  const [port, uiPort] = [await freePort(), await freePort()];
-  const demo = await grove(['demo', '--scripted', '--exit'], {
-    GROVE_HOME: join(scratch, 'demo-scripted-home'),
-    GROVE_TEMPORAL_PORT: String(port),
-    GROVE_UI_PORT: String(uiPort),
-    TEMPORAL_CLI_PATH: cli.path,
-    OPENAI_BASE_URL: undefined,
-    OPENAI_API_KEY: undefined,
-  }, 120_000);
-  expect(demo.stderr).toBe('');
-  expect(demo.code).toBe(0);
-  expect(demo.stdout).toContain("Hi! I'm grove's scripted assistant.");
-  expect(demo.stdout).toMatch(/\ncompleted: all checks passed \(by deterministic checks\) — \d+ model calls \(\d+ samples\), [\d,]+ tokens; \d+ retries\nanswer: yellow\n/);
-}, 150_000);
 
 test('every command reaches the server named by GROVE_TEMPORAL_PORT, TEMPORAL_ADDRESS or a config-file profile', async () => {
   const [host, port] = env.address.split(':');

@@ -1,97 +1,70 @@
-import { formatCallTree } from '../../../core/airetry/format-call-tree';
-import type { ConversationDelta } from '../../../core/conversation/delta';
-import type { AiretryInput } from '../../../core/airetry/airetry-input';
-import { SampleTree } from '../../../core/tree/sample-tree';
+import type { CodeFixerResult } from '../../../core/code/code-fixer-input';
+import { plural } from '../../../core/runs/run-figures';
+import { groveWorkflowBundle } from '../../../workers/workflow-bundle';
 import { GroveClient } from '../../grove-client';
 import { connectClient } from '../../../temporal/connect';
 import { ensureModel } from '../../local/ensure-model';
 import { ensureTemporal } from '../../local/ensure-temporal';
 import { startLocalWorker } from '../../local/local-worker';
 import { parseCommandArgs } from '../usage-error';
-import { describeRun } from '../../../core/runs/describe-run';
-import { plural } from '../../../core/runs/run-figures';
+import { runAcrossRestart } from './demo-restart';
+import { MODEL_TASK, SCRIPTED_TASK } from './demo-task';
+import { outcomeLines, taskLines } from './demo-text';
 
-const COLOR_GAME: AiretryInput = {
-  prompt: 'Guess what color I am thinking. It could be: blue, red, black, white, yellow. Answer with 1 word only',
-  config: { nSamples: 2 },
-  apiKwargs: { n: 2 },
-  seed: 1,
-  checks: [
-    { kind: 'maxWords', max: 1, feedback: 'You must answer with 1 word only.' },
-    { kind: 'lowercase', feedback: 'You must answer in lowercase.' },
-    { kind: 'startsWith', value: 'y', feedback: 'It starts with "y"' },
-  ],
-};
+/** How long a run waits for a stopped worker's cache before another worker takes it (Temporal's default: 10 s). */
+const STICKY_TIMEOUT_MS = 1_000;
 
 /**
- * For a small real model: a question it can answer, with checks it does not always meet. A 135M
- * model barely follows feedback (measured: after "answer in lowercase" it repeats the feedback or
- * rambles), so what helps it here is grove sampling again and keeping the samples that pass.
+ * `grove demo`: grove's main job, shown on one run. The code fixer asks the model for a function,
+ * runs every answer with the tests in grove's sandbox — the tests decide, never the model — and
+ * feeds failures back, growing a tree of attempts. Midway the worker is stopped and a new one
+ * started: it rebuilds the run from its history and finishes it, and the model server's own
+ * count shows that no call it had answered was asked again. Then the verdict, the code, the tree
+ * and what was paid.
+ *
+ * @example
+ * await demoCommand(['--scripted', '--exit'], { out: console.log });
  */
-const CAPITAL_GAME: AiretryInput = {
-  prompt: 'What is the capital of France? Answer with 1 word only',
-  config: { nSamples: 2, maxCalls: 8 },
-  apiKwargs: { n: 2, max_tokens: 8 },
-  seed: 1,
-  checks: [
-    { kind: 'contains', value: 'Paris', feedback: 'Name the city.' },
-    { kind: 'maxWords', max: 6, feedback: 'Answer in a few words.' },
-  ],
-};
-
-/** On a real model: a structured extraction the local model's grammar keeps well-formed, checked by a JSON schema. */
-const EXTRACTION: AiretryInput = {
-  prompt: 'Extract the person from this sentence as JSON with "name" (string) and "age" (number): "Maria is 34 years old and works as a pilot."',
-  kind: 'extract',
-  schema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' } }, required: ['name', 'age'] },
-  config: { maxCalls: 6 },
-  seed: 1,
-  checks: [
-    { kind: 'jsonSchema', schema: { type: 'object', properties: { name: { const: 'Maria' }, age: { const: 34 } }, required: ['name', 'age'] }, feedback: 'The name is Maria and the age is 34: copy them exactly from the sentence.' },
-  ],
-};
-
 export async function demoCommand(args: string[], io: { out: (line: string) => void }): Promise<void> {
   const { values } = parseCommandArgs('demo', args, { keep: { type: 'boolean' }, exit: { type: 'boolean' }, scripted: { type: 'boolean' } });
+  const began = Date.now();
   const taskQueue = `grove-demo`;
-  const temporal = await ensureTemporal({ log: io.out });
-  const model = await ensureModel({ log: io.out, scripted: values.scripted });
-  const worker = await startLocalWorker({ settings: temporal.settings, llm: model.llm, taskQueue });
+  // Side by side: the dev server starts while the model loads (a few seconds each on 2 cores).
+  const [temporal, model] = await Promise.all([ensureTemporal({ log: io.out }), ensureModel({ log: io.out, scripted: values.scripted })]);
+  const task = model.scripted ? SCRIPTED_TASK : MODEL_TASK;
+  // grove's own model server learns each request's call key, so it can tell a call asked again.
+  const llm = model.server ? { ...model.llm, sendCallKey: true } : model.llm;
+  const workflowBundle = await groveWorkflowBundle();
+  const startWorker = (n: number) =>
+    startLocalWorker({ settings: temporal.settings, llm, taskQueue, workflowBundle, workerOptions: { identity: `grove-demo-worker-${n}@${process.pid}`, stickyQueueScheduleToStartTimeout: STICKY_TIMEOUT_MS } });
+  let worker = await startWorker(1);
   const grove = new GroveClient(await connectClient(temporal.settings), taskQueue, temporal.settings);
-  const real = !model.scripted;
   try {
-    const prompt = 'Say hi to grove, a library for durable LLM tree search!';
-    io.out(`\n> ${prompt}`);
-    const result = await grove.run('generate', { prompt, apiKwargs: real ? { max_tokens: 60 } : undefined });
-    // An answer the token limit cut says so, rather than ending mid-word.
-    io.out(result.finishReason === 'length' ? `${result.output ?? ''}… [cut: the answer reached max_tokens]` : (result.output ?? ''));
-    io.out(`(workflow ${result.workflowId}, ${result.usage.totalTokens} tokens, model ${result.model})`);
-
-    const gameInput = real ? CAPITAL_GAME : { ...COLOR_GAME, model: 'color-guesser' };
-    io.out(`\n> ${gameInput.prompt}`);
-    io.out(real
-      ? '  checks: contains "Paris"; at most 6 words — each failure is fed back and retried from the best sample'
-      : '  checks: 1 word only; lowercase; starts with "y" — each failure is fed back and retried from the best sample');
-    const game = await grove.run('airetry', gameInput);
-    const firstPassed = game.checks.length > 0 && game.calls <= 2 && game.success;
-    // The verdict says who decided (here: deterministic checks) and, when not every check passed, which did not.
-    // Outcome first (how it ended, who decided, what it took), then the answer.
-    io.out(describeRun('airetry', game).headline);
-    io.out(`answer: ${String(game.output).trim()}\n`);
-    io.out(formatCallTree(SampleTree.fromJSON<ConversationDelta>(game.tree), { activeSampleId: game.activeSampleId, answers: true }));
-    if (real) {
-      io.out(game.success
-        ? `\n${firstPassed ? 'A first sample already passed both checks.' : `The first samples failed a check; ${game.retries} retries (new samples, with the feedback) found one that passes.`}`
-        : `\nA 135M-parameter model did not satisfy every check within ${plural(game.calls, 'sample')}: grove says so instead of pretending (set OPENAI_BASE_URL for a stronger model).`);
-
-      io.out(`\n> ${EXTRACTION.prompt}`);
-      io.out('  output constrained to the JSON schema by a grammar; checked for the right values');
-      const extracted = await grove.run('airetry', EXTRACTION);
-      io.out(describeRun('airetry', extracted).headline);
-      io.out(`answer: ${JSON.stringify(extracted.output)}`);
+    const input = task.input;
+    io.out(`\n${taskLines(input, task.stopAfterCalls).join('\n')}\n`);
+    const workflowId = `code-fixer-demo-${Date.now().toString(36)}`;
+    const started = Date.now();
+    const { result, restart } = await runAcrossRestart({
+      start: () => grove.start('code-fixer', input, { workflowId }),
+      workflowId,
+      server: model.server,
+      model: input.model ?? llm.defaultModel,
+      afterCalls: task.stopAfterCalls,
+      stopWorker: () => worker.stop(),
+      startWorker: async () => {
+        worker = await startWorker(2);
+      },
+    });
+    const fixed = result as CodeFixerResult & { modelCalls?: number };
+    const seconds = (Date.now() - started) / 1000;
+    io.out(outcomeLines(fixed, restart, { seconds, language: input.language, stopAfterCalls: task.stopAfterCalls }).join('\n'));
+    if (!fixed.success && !model.scripted) {
+      io.out(`The model did not pass the tests within ${plural(fixed.modelCalls ?? fixed.calls, 'model call')}: grove says so rather than pretending${model.kind === 'local' ? ' (a 135M-parameter model; set OPENAI_BASE_URL for a stronger one)' : ''}.`);
     }
-    const link = grove.runUrl(game.workflowId);
-    if (link) io.out(`\nTemporal UI: ${link}`);
+    const link = grove.runUrl(workflowId);
+    io.out(`\nworkflow: ${workflowId}`);
+    if (link) io.out(`Temporal UI: ${link}`);
+    io.out(`(the demo took ${((Date.now() - began) / 1000).toFixed(0)} s, of which the run ${seconds.toFixed(0)} s)`);
     const keep = values.keep || (!values.exit && process.stdin.isTTY);
     if (keep) {
       io.out('\nThe dev server, worker and UI stay up; Ctrl-C stops them.');

@@ -287,6 +287,14 @@ describe('chat completion errors', () => {
     expect((err as Error).message).toContain('call_b');
   });
 
+  it('accepts stop as one string or up to four, as OpenAI does; 400 for five', async () => {
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    expect((await good().chat.completions.create({ model: 'echo', messages, stop: '\n```\n' })).choices).toHaveLength(1);
+    expect((await good().chat.completions.create({ model: 'echo', messages, stop: ['a', 'b', 'c', 'd'] })).choices).toHaveLength(1);
+    const err = await good().chat.completions.create({ model: 'echo', messages, stop: ['a', 'b', 'c', 'd', 'e'] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400, param: 'stop' });
+  });
+
   it('400 context_length_exceeded above maxContextChars', async () => {
     const err = await good()
       .chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'x'.repeat(101) }] })
