@@ -52,7 +52,8 @@ test('a replay exports no span and counts no run', async () => {
   await telemetry.forceFlush();
   expect(receiver.spans).toEqual([]);
   expect(receiver.metrics.filter((m) => m.name === 'grove.runs')).toEqual([]);
-});
+  // Every recorded history in turn: about half a second each on a quiet machine, many times that on a busy one.
+}, 30_000 + fixtures.length * 10_000);
 
 const PARALLEL: AgentInput = {
   algorithm: 'mcts',
