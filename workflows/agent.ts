@@ -20,6 +20,7 @@ import { approvalWaiter } from './lib/approvals';
 import { registerApprovals } from './lib/approve-update';
 import { steerSearch } from './lib/steer-search';
 import { onResume, resumePoint } from './lib/resume-point';
+import { endedStatus } from '../core/schemas/run-status';
 import { failRun, reportRun, type FinalCounters } from './lib/run-status';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { setLedgerGeneration } from './lib/run-ledger';
@@ -183,7 +184,7 @@ export async function agent(raw: AgentInput, carried?: SearchStateJSON, carriedA
     const counters = { calls: current.counters.llmCalls, tokens: current.usage.totalTokens, bestScore: outcome.score };
     const result = fitResult('agent', { ...agentResult(options, current, outcome, messages), ...(steering.log.list.length > 0 ? { actions: steering.log.toJSON() } : {}) });
     // A person's stop is its own ending: the run returns its best so far, not what its budget bought.
-    reportRun({ status: outcome.isSolution ? 'succeeded' : outcome.stop.kind === 'stopped' ? 'stopped' : 'exhausted', ...counters });
+    reportRun({ status: endedStatus(outcome.isSolution, outcome.stop.kind === 'stopped'), ...counters });
     return result;
   } catch (err) {
     failRun(err, final(), LlmSettingsSchema.parse(options.llm ?? {}));

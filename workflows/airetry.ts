@@ -9,6 +9,7 @@ import { steerCall } from './api/steer-call';
 import { llmJudge } from './api/llm-judge';
 import { workflowPort, workflowRng } from './api/workflow-port';
 import { onResume, resumePoint } from './lib/resume-point';
+import { endedStatus } from '../core/schemas/run-status';
 import { failRun, reportRun } from './lib/run-status';
 import { LlmSettingsSchema } from '../core/schemas/llm-settings';
 import { startRun } from './lib/run-lifecycle';
@@ -104,6 +105,6 @@ export async function airetry(raw: AiretryInput): Promise<AiretryResult> {
   }, final);
   // The returned answer's score, as the result's figures say (runs recorded before kept the last sweep's).
   const best = countsModelCalls ? { bestScore: figuresOfResult('airetry', result).best } : {};
-  reportRun({ status: result.success ? 'succeeded' : call.stopped ? 'stopped' : 'exhausted', ...final, ...best });
+  reportRun({ status: endedStatus(result.success, call.stopped !== undefined), ...final, ...best });
   return result;
 }

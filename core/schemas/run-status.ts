@@ -10,3 +10,16 @@
  */
 export const RUN_STATUSES = ['running', 'succeeded', 'exhausted', 'stopped', 'failed', 'cancelled', 'timedOut', 'terminated'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/**
+ * How a run that returned ended: `succeeded` when it has what it was asked for, `stopped` when a
+ * person stopped it first, else `exhausted`. One rule for every kind of run, so a stopped search
+ * and a stopped airetry read alike everywhere.
+ *
+ * @example
+ * endedStatus(false, true) // 'stopped'
+ */
+export function endedStatus(succeeded: boolean, stoppedByPerson: boolean): Extract<RunStatus, 'succeeded' | 'stopped' | 'exhausted'> {
+  if (succeeded) return 'succeeded';
+  return stoppedByPerson ? 'stopped' : 'exhausted';
+}
