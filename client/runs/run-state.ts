@@ -1,5 +1,6 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { canonicalKind } from '../../core/runs/run-kind-names';
+import { plural } from '../../core/runs/run-figures';
 import type { RunStatus } from '../../core/schemas/run-status';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../../workflows/search-attributes';
 import { readRunHealth, type HealthOptions } from '../../temporal/runs/read-run-health';
@@ -135,17 +136,18 @@ async function closingReason(client: Client, workflowId: string, runId: string):
  * describeRunState(state); // 'cancelled after 12 model calls'
  */
 export function describeRunState(state: RunState): string {
-  const spent = state.calls !== undefined ? ` after ${state.calls} model call${state.calls === 1 ? '' : 's'}` : '';
+  const spent = state.calls !== undefined ? ` after ${plural(state.calls, 'model call')}` : '';
   const from = state.derived && state.status !== 'running' ? ' (Temporal execution status; the run could not record it itself)' : '';
+  const best = state.bestScore !== undefined ? ` (best score ${state.bestScore.toFixed(2)})` : '';
   switch (state.status) {
     case 'running':
-      return `running${state.calls !== undefined ? `: ${state.calls} model call${state.calls === 1 ? '' : 's'} so far` : ''}${state.health?.line ? ` — ${state.health.line}` : ''}`;
+      return `running${state.calls !== undefined ? `: ${plural(state.calls, 'model call')} so far` : ''}${state.health?.line ? ` — ${state.health.line}` : ''}`;
     case 'succeeded':
       return `succeeded${spent}`;
     case 'exhausted':
-      return `finished without a solution${spent}${state.bestScore !== undefined ? ` (best score ${state.bestScore.toFixed(2)})` : ''}`;
+      return `finished without a solution${spent}${best}`;
     case 'stopped':
-      return `stopped by a person before it found a solution${spent}${state.bestScore !== undefined ? ` (best score ${state.bestScore.toFixed(2)})` : ''}`;
+      return `stopped by a person before it found a solution${spent}${best}`;
     case 'failed':
       return `failed${spent}: ${state.reason ?? 'unknown reason'}${state.failureType ? ` (${state.failureType})` : ''}`;
     case 'cancelled':
@@ -159,5 +161,5 @@ export function describeRunState(state: RunState): string {
 
 /** A run that ended without running workflow code last recorded its counters some steps earlier. */
 function recorded(state: RunState): string {
-  return state.calls !== undefined ? ` after at least ${state.calls} model call${state.calls === 1 ? '' : 's'} (its last report)` : '';
+  return state.calls !== undefined ? ` after at least ${plural(state.calls, 'model call')} (its last report)` : '';
 }

@@ -123,6 +123,7 @@ test('a session from the command line: send (starting it), rewind, close with th
     expect(rewind.stdout.trim()).toBe('rewound to assistant message 1 (#2): replaced by #3; 1 message abandoned (kept in the tree)');
     const close = await runCli(['session', 'close', id], env);
     expect(close.stdout).toContain('[assistant] Paris.');
-    expect(close.stdout).toContain('closed by dan after 1 turn, 1 model call, 1 rewind');
+    // Outcome first, worded as `grove result` words it.
+    expect(close.stdout.split('\n')[0]).toMatch(/^closed by dan: 1 turn — 1 model call, (\d+ tool runs?, )?[\d,]+ tokens?; 1 rewind$/);
   });
 }, 90_000);

@@ -3,7 +3,7 @@ import { parseInput } from '../../../core/schemas/parse-input';
 import { SessionInputSchema } from '../../../core/session/session-input';
 import { GroveClient } from '../../grove-client';
 import { parseCommandArgs, UsageError } from '../usage-error';
-import { sessionLines } from './session-text';
+import { completedRunLines } from './print-outcome';
 import { shorten } from '../../../core/conversation/preview';
 import type { PendingApproval } from '../../../core/steering/approvals';
 
@@ -41,7 +41,8 @@ export async function sessionCommand(args: string[], io: Io): Promise<void> {
     }
     const result = await chat.close({ reason: values.reason });
     if (values.json) return io.out(JSON.stringify(result));
-    for (const line of sessionLines(result)) io.out(line);
+    // The same words as `grove result` on this session: how it ended first, then the transcript.
+    for (const line of completedRunLines('session', result as never)) io.out(line);
   } finally {
     await grove.close();
   }
