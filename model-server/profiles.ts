@@ -12,9 +12,14 @@ import type { ChatRequest } from './types';
  * - `response_format` `json_schema` → 500 (a validation error: only 'text' or 'json_object');
  *   `json_object` may carry a `schema`, which it enforces;
  * - `tool_choice: "required"` → 500 (not supported; `auto` and a named function are);
- * - `n` is ignored: one choice, whatever was asked.
+ * - `n` is ignored: one choice, whatever was asked;
+ * - `stream: true` is answered with server-sent chunks, like OpenAI's (usage too when asked).
+ *
+ * Two more stand for servers that do not stream: `no-streaming` refuses `stream: true` with a 400
+ * (as a server without streaming support does), `ignores-streaming` answers it with a whole
+ * `chat.completion` JSON body, as if `stream` had not been sent.
  */
-export const PROFILES = ['openai', 'llamacpp'] as const;
+export const PROFILES = ['openai', 'llamacpp', 'no-streaming', 'ignores-streaming'] as const;
 export type ProfileName = (typeof PROFILES)[number];
 
 export interface Profile {
@@ -22,6 +27,8 @@ export interface Profile {
   refusal(req: ChatRequest): HttpError | undefined;
   /** How many choices it returns for `n`. */
   choices(n: number): number;
+  /** What it does with `stream: true`: streams (`sse`) or answers with one JSON body (`json`). */
+  streams: 'sse' | 'json';
 }
 
 const serverError = (message: string): HttpError => ({ status: 500, error: { message, type: 'internal_server_error', param: null, code: null } });
@@ -43,9 +50,21 @@ const llamacpp: Profile = {
     return undefined;
   },
   choices: () => 1,
+  streams: 'sse',
 };
 
-const openai: Profile = { refusal: () => undefined, choices: (n) => n };
+const openai: Profile = { refusal: () => undefined, choices: (n) => n, streams: 'sse' };
+
+const noStreaming: Profile = {
+  refusal: (req) =>
+    req.stream ? { status: 400, error: { message: 'Streaming is not supported by this server: send stream: false.', type: 'invalid_request_error', param: 'stream', code: 'unsupported_value' } } : undefined,
+  choices: (n) => n,
+  streams: 'json',
+};
+
+const ignoresStreaming: Profile = { refusal: () => undefined, choices: (n) => n, streams: 'json' };
+
+const BY_NAME: Record<ProfileName, Profile> = { openai, llamacpp, 'no-streaming': noStreaming, 'ignores-streaming': ignoresStreaming };
 
 /**
  * The profile named in a request path, and the path without it.
@@ -56,7 +75,6 @@ const openai: Profile = { refusal: () => undefined, choices: (n) => n };
 export function splitProfile(path: string): { profile: Profile; path: string } | { unknown: string } {
   const m = /^\/profile\/([^/]+)(\/.*)$/.exec(path);
   if (!m) return { profile: openai, path };
-  if (m[1] === 'llamacpp') return { profile: llamacpp, path: m[2]! };
-  if (m[1] === 'openai') return { profile: openai, path: m[2]! };
-  return { unknown: m[1]! };
+  const profile = Object.hasOwn(BY_NAME, m[1]!) ? BY_NAME[m[1] as ProfileName] : undefined;
+  return profile ? { profile, path: m[2]! } : { unknown: m[1]! };
 }
