@@ -64,7 +64,10 @@ export async function handleChat(ctx: ServerContext, req: http.IncomingMessage, 
     options,
     rng: (i) => seededRng(choiceSeedText(ctx.seed, policy.name, hash, i)),
   };
-  if (chat.stream && profile.streams === 'sse') return streamChat(ctx, res, { chat: { ...chat, n: count }, hash, policy, policyCtx, target, state });
+  if (chat.stream && profile.streams !== 'json') {
+    const usage = profile.streams === 'sse' && chat.stream_options?.include_usage === true;
+    return streamChat(ctx, res, { chat: { ...chat, n: count }, hash, policy, policyCtx, target, state, includeUsage: usage });
+  }
   let replies;
   try {
     replies = await policy.respond(chat, policyCtx);

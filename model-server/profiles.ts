@@ -15,11 +15,13 @@ import type { ChatRequest } from './types';
  * - `n` is ignored: one choice, whatever was asked;
  * - `stream: true` is answered with server-sent chunks, like OpenAI's (usage too when asked).
  *
- * Two more stand for servers that do not stream: `no-streaming` refuses `stream: true` with a 400
- * (as a server without streaming support does), `ignores-streaming` answers it with a whole
- * `chat.completion` JSON body, as if `stream` had not been sent.
+ * Three more stand for servers that do not stream as OpenAI does: `no-streaming` refuses
+ * `stream: true` with a 400 (as a server without streaming support does), `ignores-streaming`
+ * answers it with a whole `chat.completion` JSON body, as if `stream` had not been sent, and
+ * `no-stream-usage` streams but ignores `stream_options.include_usage` (older servers), so its
+ * streams carry no token counts.
  */
-export const PROFILES = ['openai', 'llamacpp', 'no-streaming', 'ignores-streaming'] as const;
+export const PROFILES = ['openai', 'llamacpp', 'no-streaming', 'ignores-streaming', 'no-stream-usage'] as const;
 export type ProfileName = (typeof PROFILES)[number];
 
 export interface Profile {
@@ -27,8 +29,8 @@ export interface Profile {
   refusal(req: ChatRequest): HttpError | undefined;
   /** How many choices it returns for `n`. */
   choices(n: number): number;
-  /** What it does with `stream: true`: streams (`sse`) or answers with one JSON body (`json`). */
-  streams: 'sse' | 'json';
+  /** What it does with `stream: true`: streams (`sse`; `sse-without-usage` never sends the usage chunk) or answers with one JSON body (`json`). */
+  streams: 'sse' | 'sse-without-usage' | 'json';
 }
 
 const serverError = (message: string): HttpError => ({ status: 500, error: { message, type: 'internal_server_error', param: null, code: null } });
@@ -64,7 +66,9 @@ const noStreaming: Profile = {
 
 const ignoresStreaming: Profile = { refusal: () => undefined, choices: (n) => n, streams: 'json' };
 
-const BY_NAME: Record<ProfileName, Profile> = { openai, llamacpp, 'no-streaming': noStreaming, 'ignores-streaming': ignoresStreaming };
+const noStreamUsage: Profile = { refusal: () => undefined, choices: (n) => n, streams: 'sse-without-usage' };
+
+const BY_NAME: Record<ProfileName, Profile> = { openai, llamacpp, 'no-streaming': noStreaming, 'ignores-streaming': ignoresStreaming, 'no-stream-usage': noStreamUsage };
 
 /**
  * The profile named in a request path, and the path without it.

@@ -16,6 +16,8 @@ export interface StreamedChat {
   policyCtx: PolicyContext;
   target: FaultTarget;
   state: { outcome: RequestOutcome };
+  /** Send the usage chunk (`stream_options.include_usage`, when the profile honours it). */
+  includeUsage: boolean;
 }
 
 /**
@@ -26,8 +28,7 @@ export interface StreamedChat {
  * `max_tokens` cut the finished answer gets; whatever it did not stream is sent when it is done.
  */
 export async function streamChat(ctx: ServerContext, res: http.ServerResponse, s: StreamedChat): Promise<void> {
-  const { chat, hash } = s;
-  const includeUsage = chat.stream_options?.include_usage === true;
+  const { chat, hash, includeUsage } = s;
   const writer = new SseWriter(ctx, res, s.target);
   const frame = chunkFrame(completionFrame(chat, hash), includeUsage);
   const limit = choiceCharLimit(chat);

@@ -70,7 +70,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     const fit = fitted(whole, input.params);
     const body = { ...(input.params ?? {}), model, messages: fit.messages.map(toWire) } as Body;
     const { response, notes } = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
-      compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key, telemetry }),
+      compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key, telemetry, stream: config.stream !== false, idleTimeoutMs: config.timeoutMs }),
     );
     if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
       throw ApplicationFailure.retryable(
