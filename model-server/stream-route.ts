@@ -15,7 +15,7 @@ export interface StreamedChat {
   policy: ChatPolicy | AsyncChatPolicy;
   policyCtx: PolicyContext;
   target: FaultTarget;
-  state: { outcome: RequestOutcome };
+  state: { outcome: RequestOutcome; streamed?: boolean };
   /** Send the usage chunk (`stream_options.include_usage`, when the profile honours it). */
   includeUsage: boolean;
 }
@@ -64,6 +64,7 @@ export async function streamChat(ctx: ServerContext, res: http.ServerResponse, s
   }
   for (const p of planChunks(body, { includeUsage, sent })) if (!(await writer.send(p.chunk, p.token))) return;
   s.state.outcome = 'completed';
+  s.state.streamed = true;
   if (!(await writer.end())) s.state.outcome = 'failed';
 }
 

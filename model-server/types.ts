@@ -112,6 +112,8 @@ export interface RequestLogEntry {
   n: number;
   /** How many messages the request sent (0 for embeddings): how much conversation the model saw. */
   messages: number;
+  /** True when the answer was streamed (`stream: true`, sent as server-sent chunks). */
+  streamed?: boolean;
 }
 
 export interface ServerStats {

@@ -115,6 +115,7 @@ describe('streaming (stream: true)', () => {
     await reading;
     expect(pieces.join('')).toBe('Echo: held mid-stream');
     expect(h.server.stats().total).toMatchObject({ completed: 2, inFlight: 0 });
+    expect(h.server.stats().requests.map((r) => r.streamed ?? false)).toEqual([false, true]);
   });
 
   it('a client that leaves mid-stream is counted aborted', async () => {
