@@ -95,8 +95,9 @@ export async function* runEvents(client: Client, workflowId: string, opts: RunEv
     opts.signal?.removeEventListener('abort', abort);
     stop.abort();
     statusSent();
-    await streaming;
-    void polling; // a read under way ends on its own; it reports to nobody
+    // A read under way is waited for (a few ms; a query at most its deadline): nothing of this
+    // reader outlives it, so its caller may close the connection at once.
+    await Promise.all([streaming, polling]);
   }
 }
 
