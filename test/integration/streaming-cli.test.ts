@@ -2,13 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileMessageStore } from '../../activities/store/file-message-store';
 import { integrationSuite } from '../support/integration-suite';
-import { runCli } from '../support/run-cli';
+import { runCli, runScript } from '../support/run-cli';
 import { testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
 
 /**
  * `grove run --stream`, as a user runs it: the CLI in its own process reads the answer from the
  * folder store the worker (this process) writes — the token side channel across two processes —
- * and prints it on stderr as it grows; stdout is what it is without streaming.
+ * and prints it on stderr as it grows; stdout is what it is without streaming. And
+ * docs/streaming.md's example program, run as its readers would.
  */
 const suite = integrationSuite('streaming-cli', { tokenDelayMs: 2 });
 beforeEach(() => suite.model.reset());
@@ -53,3 +54,22 @@ test('--stream with --json or --no-stream is a usage mistake, named before anyth
   const both = await runCli(['run', 'generate', '--prompt', 'hi', '--stream', '--no-stream']);
   expect(both).toMatchObject({ code: 2, stderr: 'grove: run generate: --stream and --no-stream contradict each other: give one\n' });
 });
+
+test("docs/streaming.md's example: a worker and a client in one program print the answer as it streams, then the run's end", async () => {
+  const taskQueue = uniqueTaskQueue('streaming-example');
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|TEMPORAL_|GROVE_STORE)/.test(k)));
+  const prompt = 'Tell me a story about streams.';
+  const child = await runScript(join('examples', 'streaming', 'watch-run.ts'), {
+    ...env,
+    TEMPORAL_ADDRESS: suite.env.address,
+    GROVE_TASK_QUEUE: taskQueue,
+    GROVE_STORE_DIR: join(process.env.GROVE_TEST_DIR!, `store-${taskQueue}`),
+    OPENAI_BASE_URL: suite.model.baseURL,
+    OPENAI_API_KEY: 'test-key',
+    GROVE_MODEL: 'echo',
+  }, [prompt]);
+  expect(child).toMatchObject({ code: 0, stderr: '' });
+  expect(child.stdout).toMatch(new RegExp(`^\\[generate: '${prompt}'\\]\nEcho: ${prompt}\n\\[done\\]\ngenerate-\\w+: succeeded\n$`));
+  const log = suite.model.stats().requests;
+  expect(log.map((r) => [r.outcome, r.streamed])).toEqual([['completed', true]]); // it did stream
+}, 180_000);
