@@ -13,7 +13,8 @@ import type { ChatRequest } from './types';
  *   `json_object` may carry a `schema`, which it enforces;
  * - `tool_choice: "required"` → 500 (not supported; `auto` and a named function are);
  * - `n` is ignored: one choice, whatever was asked;
- * - `stream: true` is answered with server-sent chunks, like OpenAI's (usage too when asked).
+ * - `stream: true` is answered with server-sent chunks, but `stream_options.include_usage` is
+ *   ignored: no usage chunk.
  *
  * Three more stand for servers that do not stream as OpenAI does: `no-streaming` refuses
  * `stream: true` with a 400 (as a server without streaming support does), `ignores-streaming`
@@ -52,7 +53,7 @@ const llamacpp: Profile = {
     return undefined;
   },
   choices: () => 1,
-  streams: 'sse',
+  streams: 'sse-without-usage',
 };
 
 const openai: Profile = { refusal: () => undefined, choices: (n) => n, streams: 'sse' };

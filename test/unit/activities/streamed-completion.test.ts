@@ -81,10 +81,23 @@ test('a server that streams without usage is asked again whole, so no token goes
 
 test('n emulated by single requests streams every choice under its index in the call', async () => {
   const indexes = new Set<number>();
-  const { whole, streamed } = await bothWays({ model: 'echo', messages: user('three'), n: 3 }, at('llamacpp'), { onProgress: (p) => [...p.keys()].forEach((i) => indexes.add(i)) });
+  const body = { model: 'echo', messages: user('three'), n: 3 };
+  // A server known to ignore n (declared, as GROVE_LLM_COMPAT=noN does): one request per choice.
+  const whole = await compatCompletion(client(at()), new ProviderCompat('noN'), body, { baseURL: at() });
+  const streamed = await compatCompletion(client(at()), new ProviderCompat('noN'), body, { baseURL: at(), stream: true, onProgress: (p) => [...p.keys()].forEach((i) => indexes.add(i)) });
   expect(kept(streamed.response)).toEqual(kept(whole.response));
   expect([...indexes].sort()).toEqual([0, 1, 2]);
-  expect(streamed.notes).toEqual(whole.notes);
+  expect(streamed.notes).toEqual(['n=3 emulated by 3 requests']);
+  expect(server.stats().requests.filter((r) => r.streamed)).toHaveLength(3);
+});
+
+test('llama.cpp’s server streams without usage (as measured): the first call is asked again whole, later ones are not streamed', async () => {
+  const compat = new ProviderCompat();
+  const first = await compatCompletion(client(at('llamacpp')), compat, { model: 'echo', messages: user('one') }, { baseURL: at('llamacpp'), stream: true });
+  expect(first.notes).toEqual([expect.stringMatching(/^noStream: the server streamed without usage/)]);
+  const second = await compatCompletion(client(at('llamacpp')), compat, { model: 'echo', messages: user('two') }, { baseURL: at('llamacpp'), stream: true });
+  expect(second.notes).toEqual([]);
+  expect(server.stats().requests.map((r) => r.streamed ?? false)).toEqual([true, false, false]);
 });
 
 test('a stream cancelled mid-answer throws the cancellation, never a truncated answer', async () => {
