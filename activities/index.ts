@@ -20,5 +20,6 @@ export { openStore, storeSettingsFromEnv, type StoreSettings } from './store/ope
 export { FileMessageStore } from './store/file-message-store';
 export { PostgresMessageStore, type PostgresPoolOptions } from './store/postgres-message-store';
 export { MemoryMessageStore } from './store/memory-message-store';
+export { TOKEN_TEXT_MAX, type TokenChannel, type TokenStream } from './store/token-channel';
 export { CachedStore } from './store/cached-store';
 export { StoreUnavailableError, StoreConfigError, redactUrl } from './store/store-errors';

@@ -24,11 +24,12 @@ import { budgetCurve } from './benchmarks/budget-curve';
 import { humanEval } from './benchmarks/human-eval';
 import { mcpTools } from './benchmarks/mcp-tools';
 import { telemetry } from './benchmarks/telemetry';
+import { streaming } from './benchmarks/streaming';
 import type { Benchmark } from './lib/benchmark';
 import { openBenchEnv, type BenchEnv } from './lib/bench-env';
 import { printTable, writeResult } from './lib/report';
 
-const SUITE: Benchmark[] = [overhead, stepKinds, parallelSearch, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve, mcpTools, humanEval, telemetry];
+const SUITE: Benchmark[] = [overhead, stepKinds, parallelSearch, historySize, crashRecovery, runOps, scale, searchQuality, selectTree, ui, steering, sandbox, code, realModels, budgetCurve, mcpTools, humanEval, telemetry, streaming];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -33,6 +33,9 @@ import { describeFigures, figuresOfAttributes, figuresOfProgress } from '../core
 import type { PendingApproval } from '../core/steering/approvals';
 import { waitingLine } from '../temporal/runs/live-figures';
 import { flushGroveTelemetry } from '../activities/telemetry/telemetry-registry';
+import { openStore, storeSettingsFromEnv } from '../activities/store/open-store';
+import type { RunEvent } from '../core/runs/run-events';
+import { runEvents, type RunEventsOptions } from './runs/run-events';
 
 /** A run's tree as `GroveClient.tree` returns it. */
 export interface TreeView {
@@ -278,6 +281,31 @@ export class GroveClient {
       return { ...live, workflowId, status: state.status, summary, ...figures, ...(waiting.length ? { waiting } : {}), ...health };
     }
     return { workflowId, status: state.status, summary: describeRunState(state), ...figuresOfAttributes(state), ...health };
+  }
+
+  /**
+   * A run's events as they happen (docs/streaming.md): `status` first and whenever it changes;
+   * `node` for each node its tree grows and `evaluation` for each score (read every `pollMs`,
+   * default 1 s, from what the run exposes: its description and queries, as the viewer reads
+   * them); `token` for each model call's answer as it streams — the text so far first (a late
+   * or reconnecting reader starts there), then what each update adds — read from the message
+   * store's token channel (`store`, default the one `GROVE_STORE_URL` names, as the workers'
+   * is). The events end after the run ends, with its final `status`; or when `signal` aborts.
+   * Streams never enter the run's history: reading them costs the run nothing.
+   *
+   * @example
+   * for await (const e of grove.events('agent-1a2b')) {
+   *   if (e.type === 'token') process.stderr.write(e.delta);
+   *   if (e.type === 'status' && !e.live) console.log(`\n${e.status}`);
+   * }
+   */
+  async *events(workflowId: string, opts: Partial<RunEventsOptions> = {}): AsyncGenerator<RunEvent> {
+    const store = opts.store ?? openStore(storeSettingsFromEnv());
+    try {
+      yield* runEvents(this.temporal, workflowId, { ...opts, store });
+    } finally {
+      if (!opts.store) await store.close();
+    }
   }
 
   /**

@@ -32,5 +32,7 @@ export type { HumanAction } from '../core/schemas/steering';
 export type { Verdict, Judge } from '../core/verdicts/verdict';
 export type { VerifyReport, ClaimCheck } from '../core/verdicts/claims';
 export { EXIT, type RunOutcome } from './runs/run-outcome';
+export type { RunEvent, StatusEvent, NodeEvent, EvaluationEvent, TokenEvent } from '../core/runs/run-events';
+export type { RunEventsOptions } from './runs/run-events';
 export type { RewindRecord, SessionTreeView } from '../core/session/message-tree';
 export type { ApprovalOutcome, PendingApproval } from '../core/steering/approvals';

@@ -10,6 +10,7 @@ import { checkChatRequest, zodIssueError } from './request-checks';
 import { chatRequestSchema } from './request-schema';
 import { passHoldsAndFaults, track } from './response-faults';
 import { choiceSeedText, seededRng } from './rng';
+import { streamChat } from './stream-route';
 import { type ServerContext, authError, callKeyOf, modelKey } from './server-context';
 import type { PolicyContext } from './types';
 
@@ -17,6 +18,8 @@ import type { PolicyContext } from './types';
  * POST /v1/chat/completions: counted first (an invalid request is logged with its text too),
  * then checked as OpenAI checks it, held or failed on command, and answered by the model's
  * policy with choices seeded by the server's seed and the request, so a retry gets the same answer.
+ * `stream: true` gets the same answer as server-sent chunks (`streamChat`), unless the profile's
+ * server does not stream (then it is refused, or answered whole).
  */
 export async function handleChat(ctx: ServerContext, req: http.IncomingMessage, res: http.ServerResponse, text: string, profile: Profile): Promise<void> {
   const parsed = parseJson(text);
@@ -48,7 +51,8 @@ export async function handleChat(ctx: ServerContext, req: http.IncomingMessage, 
   if (!policy) return sendError(res, modelNotFound(chat.model));
 
   const texts = chat.messages.map(messageText);
-  if (!(await passHoldsAndFaults(ctx, { policy: policyName, model: chat.model, texts, callIndex: ticket.callIndex, callKey }, res))) return;
+  const target = { policy: policyName, model: chat.model, texts, callIndex: ticket.callIndex, callKey };
+  if (!(await passHoldsAndFaults(ctx, target, res))) return;
 
   const problem = profile.refusal(chat) ?? checkChatRequest(chat, { maxContextChars: ctx.maxContextChars, strictToolMessages: ctx.strictToolMessages });
   if (problem) return sendError(res, problem);
@@ -60,6 +64,10 @@ export async function handleChat(ctx: ServerContext, req: http.IncomingMessage, 
     options,
     rng: (i) => seededRng(choiceSeedText(ctx.seed, policy.name, hash, i)),
   };
+  if (chat.stream && profile.streams !== 'json') {
+    const usage = profile.streams === 'sse' && chat.stream_options?.include_usage === true;
+    return streamChat(ctx, res, { chat: { ...chat, n: count }, hash, policy, policyCtx, target, state, includeUsage: usage });
+  }
   let replies;
   try {
     replies = await policy.respond(chat, policyCtx);

@@ -44,6 +44,23 @@ export function toolCallId(hash: string, choice: number, index: number): string 
 }
 
 /**
+ * What every completion of a request carries, streamed or not: its deterministic id, the fixed
+ * `created`, the model as asked and the server's fingerprint.
+ *
+ * @example
+ * completionFrame(req, hash).id.startsWith('chatcmpl-') // true
+ */
+export function completionFrame(req: Pick<ChatRequest, 'model'>, hash: string): Pick<ChatCompletionBody, 'id' | 'created' | 'model' | 'system_fingerprint'> {
+  return { id: `chatcmpl-${sha256Hex(`${hash}|completion`).slice(0, 24)}`, created: FIXED_CREATED, model: req.model, system_fingerprint: 'fp_grove_scripted' };
+}
+
+/** The characters each choice may keep: 4 per token of `max_completion_tokens` / `max_tokens`, unlimited without them. */
+export function choiceCharLimit(req: Pick<ChatRequest, 'max_completion_tokens' | 'max_tokens'>): number {
+  const limit = req.max_completion_tokens ?? req.max_tokens ?? undefined;
+  return limit === undefined ? Infinity : limit * 4;
+}
+
+/**
  * Prompt characters for usage: conversation text and tool-call arguments plus the JSON of
  * `tools` and `response_format`. prompt_tokens = ceil(chars / 4).
  */
@@ -65,10 +82,9 @@ export function promptChars(req: ChatRequest): number {
  * buildCompletion(req, hash, [{ content: 'hi' }]).choices[0].finish_reason // 'stop'
  */
 export function buildCompletion(req: ChatRequest, hash: string, replies: PolicyReply[]): ChatCompletionBody {
-  const limit = req.max_completion_tokens ?? req.max_tokens ?? undefined;
   let completionTokens = 0;
   const choices = replies.map((reply, index) => {
-    let budget = limit === undefined ? Infinity : limit * 4;
+    let budget = choiceCharLimit(req);
     let cut = false;
     const take = (s: string): string => {
       if (s.length <= budget) {
@@ -96,12 +112,13 @@ export function buildCompletion(req: ChatRequest, hash: string, replies: PolicyR
     return { index, message, logprobs: null, finish_reason: finish };
   });
   const promptTokens = approxTokens(promptChars(req));
+  const frame = completionFrame(req, hash);
   return {
-    id: `chatcmpl-${sha256Hex(`${hash}|completion`).slice(0, 24)}`,
+    id: frame.id,
     object: 'chat.completion',
-    created: FIXED_CREATED,
-    model: req.model,
-    system_fingerprint: 'fp_grove_scripted',
+    created: frame.created,
+    model: frame.model,
+    system_fingerprint: frame.system_fingerprint,
     choices,
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };

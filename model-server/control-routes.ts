@@ -37,9 +37,13 @@ export async function handleControl(ctx: ServerContext, req: http.IncomingMessag
   }
   if (method === 'POST' && path === '/_grove/hold') {
     const parsed = parseJson((await readBody(req)) || '{}');
-    const match = parsed.ok ? faultRuleSchema.shape.match.safeParse(parsed.value) : undefined;
-    if (!match?.success) return sendError(res, badRequest('The body must be a fault match: { model?, contains?, callIndex?, callKeyPrefix? }.'));
-    ctx.gate.hold(match.data ?? {});
+    const { afterTokens, ...rest } = parsed.ok && parsed.value && typeof parsed.value === 'object' ? (parsed.value as { afterTokens?: unknown }) : { afterTokens: undefined };
+    const match = parsed.ok ? faultRuleSchema.shape.match.safeParse(rest) : undefined;
+    const after = afterTokens === undefined ? undefined : Number(afterTokens);
+    if (!match?.success || (after !== undefined && !(Number.isInteger(after) && after >= 0))) {
+      return sendError(res, badRequest('The body must be a fault match: { model?, contains?, callIndex?, callKeyPrefix? }, and optionally afterTokens (a whole number: hold streamed answers after that many tokens).'));
+    }
+    ctx.gate.hold(match.data ?? {}, { afterTokens: after });
     return sendJson(res, 200, { ok: true });
   }
   if (method === 'POST' && path === '/_grove/release') {

@@ -13,18 +13,26 @@ interface Held {
   go: (answer: boolean) => void;
 }
 
+export interface HoldOptions {
+  /** Hold a streamed answer after this many tokens were sent (0: after its role chunk, before any token); answers not streamed are not held. */
+  afterTokens?: number;
+}
+
 export class HoldGate {
   private closedFor: FaultMatch | undefined;
+  private afterTokens: number | undefined;
   private readonly waiting = new Set<Held>();
 
   /** Closes the gate for the requests `match` selects (all when empty): they wait, unanswered, until `release`. */
-  hold(match: FaultMatch = {}): void {
+  hold(match: FaultMatch = {}, opts: HoldOptions = {}): void {
     this.closedFor = match;
+    this.afterTokens = opts.afterTokens;
   }
 
   /** Opens the gate: every held request goes on (to the fault rules, then its answer). Returns their call keys. */
   release(): string[] {
     this.closedFor = undefined;
+    this.afterTokens = undefined;
     const keys = [...this.waiting].map((w) => w.callKey);
     for (const w of this.waiting) w.go(true);
     this.waiting.clear();
@@ -44,13 +52,14 @@ export class HoldGate {
 
   /**
    * Resolves true at once when the gate is open for this request, else when it is released;
-   * false when the client went away while it was held.
+   * false when the client went away while it was held. `sentTokens` is undefined before an
+   * answer begins, and the tokens sent so far while one streams.
    *
    * @example
    * if (!(await gate.pass(target, res))) return; // the client is gone
    */
-  pass(target: FaultTarget, res: http.ServerResponse): Promise<boolean> {
-    if (!this.closedFor || !faultMatches({ match: this.closedFor, action: { kind: 'hang' } }, target)) return Promise.resolve(true);
+  pass(target: FaultTarget, res: http.ServerResponse, sentTokens?: number): Promise<boolean> {
+    if (!this.closedFor || sentTokens !== this.afterTokens || !faultMatches({ match: this.closedFor, action: { kind: 'hang' } }, target)) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
       const held: Held = {
         callKey: target.callKey ?? '',

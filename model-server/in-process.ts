@@ -4,6 +4,7 @@
  * would otherwise need a server. No faults, no counters.
  */
 import { buildCompletion, type ChatCompletionBody } from './completion';
+import { planChunks, sseText } from './completion-chunks';
 import { requestHash } from './hashing';
 import { parseModelName } from './model-name';
 import { BUILT_IN_POLICIES } from './policies';
@@ -33,6 +34,8 @@ export function completeInProcess(body: Record<string, unknown>, opts: { seed?: 
 /**
  * An `openai` client whose answers come from the scripted models in this process, without
  * HTTP: for unit tests and benchmarks of the code above the wire. It records every request.
+ * Like the SDK's, `create(...)` is a promise with `asResponse()`, the raw `Response`: server-sent
+ * chunks for `stream: true` (as the server streams them), else the completion's JSON.
  *
  * @example
  * const client = inProcessOpenAI();
@@ -44,9 +47,16 @@ export function inProcessOpenAI(opts: { seed?: number; policies?: ChatPolicy[] }
     requests,
     chat: {
       completions: {
-        create: async (body: Record<string, unknown>) => {
+        create: (body: Record<string, unknown>) => {
           requests.push(body);
-          return completeInProcess(body, opts);
+          const completion = Promise.resolve().then(() => completeInProcess(body, opts));
+          const asResponse = async () => {
+            const c = await completion;
+            if (body.stream !== true) return new Response(JSON.stringify(c), { headers: { 'content-type': 'application/json' } });
+            const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+            return new Response(sseText(planChunks(c, { includeUsage }).map((p) => p.chunk)), { headers: { 'content-type': 'text/event-stream' } });
+          };
+          return Object.assign(completion, { asResponse });
         },
       },
     },

@@ -1,7 +1,7 @@
 /**
  * Standalone scripted model server for the demo and benchmarks.
  *
- *   npx tsx model-server/main.ts [--port 8787] [--host 127.0.0.1] [--seed 0] [--api-key k]... [--max-context-chars N]
+ *   npx tsx model-server/main.ts [--port 8787] [--host 127.0.0.1] [--seed 0] [--api-key k]... [--max-context-chars N] [--token-delay-ms N]
  *
  * Prints one line ("grove model server listening on http://127.0.0.1:8787/v1 (models: ...)")
  * and runs until SIGINT/SIGTERM.
@@ -36,6 +36,10 @@ export function parseArgs(argv: readonly string[]): ModelServerOptions {
         break;
       case '--max-context-chars':
         opts.maxContextChars = num(flag, value);
+        i++;
+        break;
+      case '--token-delay-ms':
+        opts.tokenDelayMs = num(flag, value);
         i++;
         break;
       case '--host':

@@ -131,8 +131,8 @@ export interface ChatCheckOptions {
  * checkChatRequest(req, { maxContextChars: 1e6, strictToolMessages: true }) // undefined
  */
 export function checkChatRequest(req: ChatRequest, opts: ChatCheckOptions): HttpError | undefined {
-  if (req.stream) {
-    return badRequest('The grove model server does not support streaming; send stream: false.', 'stream', 'unsupported_value');
+  if (req.stream_options != null && !req.stream) {
+    return badRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options', 'invalid_value');
   }
   const hasTools = (req.tools?.length ?? 0) > 0;
   if (req.tool_choice !== undefined && !hasTools) {

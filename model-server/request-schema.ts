@@ -83,6 +83,7 @@ export const chatRequestSchema = z.looseObject({
   seed: z.number().int().nullable().optional(),
   stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
   stream: z.boolean().nullable().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
   tools: z.array(functionToolSchema).optional(),
   tool_choice: toolChoiceSchema.optional(),
   parallel_tool_calls: z.boolean().optional(),

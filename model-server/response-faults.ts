@@ -30,8 +30,8 @@ export function wait(ctx: ServerContext, ms: number, res: http.ServerResponse): 
 }
 
 /** Wires a ticket to the response's fate: finished -> `outcome`, closed early -> aborted. */
-export function track(ctx: ServerContext, res: http.ServerResponse, ticket: RequestTicket): { outcome: RequestOutcome } {
-  const state = { outcome: 'failed' as RequestOutcome };
+export function track(ctx: ServerContext, res: http.ServerResponse, ticket: RequestTicket): { outcome: RequestOutcome; streamed?: boolean } {
+  const state: { outcome: RequestOutcome; streamed?: boolean } = { outcome: 'failed' };
   const closed = new Promise<void>((resolve) => {
     res.once('close', () => {
       if (!res.writableFinished) ticket.finish(ABORTED_STATUS, 'aborted');
@@ -40,7 +40,7 @@ export function track(ctx: ServerContext, res: http.ServerResponse, ticket: Requ
     });
   });
   ctx.open.add(closed);
-  res.once('finish', () => ticket.finish(res.statusCode, state.outcome));
+  res.once('finish', () => ticket.finish(res.statusCode, state.outcome, state.streamed));
   return state;
 }
 

@@ -15,6 +15,8 @@ export interface ServerContext {
   seed: number;
   maxContextChars: number;
   strictToolMessages: boolean;
+  /** Milliseconds between the tokens of a streamed answer. */
+  tokenDelayMs: number;
   /** The keys a request must bear, when the server has any. */
   apiKeys?: Set<string>;
   policies: Map<string, ChatPolicy | AsyncChatPolicy>;
@@ -37,6 +39,7 @@ export function serverContext(opts: ModelServerOptions): ServerContext {
     seed: opts.seed ?? 0,
     maxContextChars: opts.maxContextChars ?? 1e6,
     strictToolMessages: opts.strictToolMessages ?? true,
+    tokenDelayMs: opts.tokenDelayMs ?? 0,
     apiKeys: opts.apiKeys ? new Set(opts.apiKeys) : undefined,
     policies,
     faults: new FaultBook(),

@@ -11,8 +11,9 @@
  * when `apiKeys` is set); control routes, which need the same key when `apiKeys` is set except
  * GET /_grove/health: GET /_grove/stats (`?log=N`: the last N requests, default 100, at most
  * 1000, texts clipped to 200 characters), POST /_grove/reset, POST /_grove/faults (a rule or a
- * list; appends), DELETE /_grove/faults, POST /_grove/hold (a fault match: hold those requests
- * unanswered), POST /_grove/release (answer them).
+ * list; appends), DELETE /_grove/faults, POST /_grove/hold (a fault match, and `afterTokens` to
+ * hold streamed answers mid-stream: hold those requests unanswered), POST /_grove/release (answer
+ * them). `stream: true` is answered with server-sent `chat.completion.chunk` events.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,7 +64,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     baseURL: `${url}/v1`,
     models: [...ctx.policies.keys()],
     stats: () => ({ ...ctx.stats.snapshot(), held: ctx.gate.held() }),
-    hold: (match) => ctx.gate.hold(match),
+    hold: (match, opts) => ctx.gate.hold(match, opts),
     release: () => ctx.gate.release(),
     reset: () => {
       ctx.stats.reset();

@@ -17,7 +17,8 @@ function emptyCounters(): OutcomeCounters {
 export interface RequestTicket {
   /** 0-based index of this request among those to the same model key (since start/reset). */
   readonly callIndex: number;
-  finish(status: number, outcome: RequestOutcome): void;
+  /** `streamed`: the answer was sent as server-sent chunks (logged as such). */
+  finish(status: number, outcome: RequestOutcome, streamed?: boolean): void;
 }
 
 export class StatsRecorder {
@@ -57,7 +58,7 @@ export class StatsRecorder {
     let done = false;
     return {
       callIndex,
-      finish: (status, outcome) => {
+      finish: (status, outcome, streamed) => {
         if (done || generation !== this.generation) return;
         done = true;
         for (const c of [this.total, counters!]) {
@@ -73,6 +74,7 @@ export class StatsRecorder {
           lastUserText: info.lastUserText.slice(0, TEXT_CAP),
           n: info.n,
           messages: info.messages ?? 0,
+          ...(streamed ? { streamed: true } : {}),
         });
         if (this.log.length > REQUEST_LOG_CAP) this.log.splice(0, this.log.length - REQUEST_LOG_CAP);
       },

@@ -41,15 +41,25 @@ export interface ChatPolicy {
   name: string;
   /** One-line description, listed by GET /v1/models (as `description`) and in the README. */
   description?: string;
-  /** Returns exactly `ctx.n` replies (one per choice). */
-  respond(req: ChatRequest, ctx: PolicyContext): PolicyReply[];
+  /** Returns exactly `ctx.n` replies (one per choice). A scripted policy answers at once: it has no use for `live`. */
+  respond(req: ChatRequest, ctx: PolicyContext, live?: LiveText): PolicyReply[];
+}
+
+/**
+ * Where a model that writes as it thinks sends its text while it writes, when the request is
+ * streamed: `text(choice, piece)` per piece of a plain-text answer (the pieces of a choice,
+ * joined, are the start of its content). Answers it cannot stream (tool calls, grammars that
+ * are parsed afterwards) are sent whole when `respond` resolves.
+ */
+export interface LiveText {
+  text(choice: number, piece: string): void;
 }
 
 /** A model that answers asynchronously: a real one (grove's local model). The server serves both kinds. */
 export interface AsyncChatPolicy {
   name: string;
   description?: string;
-  respond(req: ChatRequest, ctx: PolicyContext): Promise<PolicyReply[]>;
+  respond(req: ChatRequest, ctx: PolicyContext, live?: LiveText): Promise<PolicyReply[]>;
 }
 
 export type FaultAction =
@@ -102,6 +112,8 @@ export interface RequestLogEntry {
   n: number;
   /** How many messages the request sent (0 for embeddings): how much conversation the model saw. */
   messages: number;
+  /** True when the answer was streamed (`stream: true`, sent as server-sent chunks). */
+  streamed?: boolean;
 }
 
 export interface ServerStats {
@@ -140,6 +152,11 @@ export interface ModelServerOptions {
    * whose assistant tool calls are not all answered, as OpenAI does (default true).
    */
   strictToolMessages?: boolean;
+  /**
+   * Milliseconds between the tokens of a streamed answer (default 0): a stream a test or a
+   * benchmark can watch grow. Answers that are not streamed are not slowed.
+   */
+  tokenDelayMs?: number;
 }
 
 export interface ModelServer {
@@ -156,9 +173,11 @@ export interface ModelServer {
   clearFaults(): void;
   /**
    * Holds the requests `match` selects (every request when empty) unanswered — before any fault
-   * rule — until `release`; a held request whose client goes away is counted aborted.
+   * rule — until `release`; a held request whose client goes away is counted aborted. With
+   * `afterTokens: N`, a streamed answer is held after its N-th token instead (mid-stream), and
+   * answers that are not streamed go on.
    */
-  hold(match?: FaultMatch): void;
+  hold(match?: FaultMatch, opts?: { afterTokens?: number }): void;
   /** Lets every held request go on to its answer (or fault rule) and stops holding; returns their call keys. */
   release(): string[];
   close(): Promise<void>;

@@ -12,6 +12,8 @@ import { classifyLlmError, LlmFailure } from './classify-error';
 import type { LlmConfig } from './llm-config';
 import { createOpenAIClient } from './openai-client';
 import { compatCompletion } from './compat-completion';
+import { answerText } from './answer-text';
+import { tokenPublisher, type StreamRedact, type TokenPublisher } from './token-publisher';
 import { ProviderCompat, sharedCompat } from './provider-compat';
 import { secretRedactor } from '../secrets/secret-redactor';
 import { redactMessage } from '../secrets/redact-message';
@@ -27,8 +29,12 @@ export interface LlmActivityDeps {
   client?: OpenAI;
   /** What servers were found to refuse (shared by a worker's activities; default: a new one, preset from GROVE_LLM_COMPAT). */
   compat?: ProviderCompat;
-  /** Blanks known secrets out of model answers before they are stored (default: the worker environment's, `secretRedactor`). */
-  redact?: (text: string) => string;
+  /**
+   * Blanks known secrets out of model answers before they are stored (default: the worker
+   * environment's, `secretRedactor`). Its `safePrefix`, when it has one, lets a streaming answer
+   * be shown as it grows; without it a streamed answer is shown only once done.
+   */
+  redact?: StreamRedact;
   /** Spans and metrics for each model call, when the worker exports telemetry. */
   telemetry?: StepTelemetry;
   /** What one answer may carry through Temporal (the operator policy's; default its defaults). */
@@ -69,9 +75,23 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     const whole = input.system ? [{ role: 'system' as const, content: input.system }, ...conversation] : conversation;
     const fit = fitted(whole, input.params);
     const body = { ...(input.params ?? {}), model, messages: fit.messages.map(toWire) } as Body;
-    const { response, notes } = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
-      compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key, telemetry }),
-    );
+    const stream = config.stream !== false;
+    // Readers see the answer grow through the store's token channel; the result is the same either way.
+    const publisher = stream ? tokenPublisher(store, redact) : undefined;
+    try {
+      const { response, notes } = await withHeartbeats(config.heartbeatIntervalMs, { waitingFor: model }, () =>
+        compatCompletion(client, compat, body, { baseURL: config.baseURL, signal: activityContext()?.cancellationSignal, callKey: key, telemetry, stream, idleTimeoutMs: config.timeoutMs, onProgress: publisher?.progress }),
+      );
+      if (fit.elided + fit.dropped > 0) notes.unshift(`context: ${fit.elided} old tool output(s) elided and ${fit.dropped} message(s) left out to fit ${config.contextTokens} tokens`);
+      return await record(input, model, response, notes, publisher);
+    } catch (err) {
+      await publisher?.finish(); // the streams end as failed (a call retried streams again)
+      throw err;
+    }
+  }
+
+  /** The answers stored and returned (redacted, cut to what Temporal carries); the streams end with them. */
+  async function record(input: ChatActivityInput, model: string, response: OpenAI.ChatCompletion, notes: string[], publisher: TokenPublisher | undefined): Promise<ChatActivityResult> {
     if (!response || !Array.isArray(response.choices) || response.choices.length === 0) {
       throw ApplicationFailure.retryable(
         `the model endpoint at ${config.baseURL} (model ${model}) sent a completion without choices`,
@@ -82,9 +102,11 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     // and an answer over it (or with too many tool calls) travels cut, whole in the store.
     const perAnswer = { ...limits, maxBytes: Math.min(limits.maxBytes, Math.floor(RESULT_BUDGET_BYTES / response.choices.length)) };
     const entries: Record<string, Message> = {};
+    const finals = new Map<number, string>();
     const choices: ChatChoice[] = response.choices.map((choice, i) => {
       // Known secrets never reach the store, the history or a result, in any obvious encoding.
       const answer = redactMessage(fromWire(choice.message, input.runId, choice.index ?? i), redact);
+      finals.set(choice.index ?? i, answerText({ content: answer.content as string | null, toolCalls: answer.tool_calls?.map((c) => c.function), refusal: answer.refusal }, true));
       const { message, whole } = fitMessage(answer, perAnswer);
       const ref = messageRef(message);
       entries[ref] = message;
@@ -92,7 +114,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       return { message, ref, finishReason: choice.finish_reason ?? 'stop' };
     });
     await store.put(entries, currentOwner());
-    if (fit.elided + fit.dropped > 0) notes.unshift(`context: ${fit.elided} old tool output(s) elided and ${fit.dropped} message(s) left out to fit ${config.contextTokens} tokens`);
+    await publisher?.finish(finals);
     return { choices, usage: usageOf(response.usage), model: response.model ?? model, ...(notes.length ? { compat: notes } : {}) };
   }
 

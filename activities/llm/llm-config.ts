@@ -5,8 +5,9 @@ import { redactUrl } from '../store/store-errors';
  * Where the worker's model calls go. From the environment by default:
  * `OPENAI_BASE_URL` (any OpenAI-compatible endpoint: OpenAI, vLLM, llama.cpp, Ollama, LiteLLM),
  * `OPENAI_API_KEY`, `GROVE_MODEL` (the model when a run names none) and
- * `GROVE_LLM_TIMEOUT_MS` (per HTTP request) and `GROVE_CONTEXT_TOKENS` (the model's context
- * window: conversations are fitted to it before each call). Keys stay on the worker: runs name a model, never a
+ * `GROVE_LLM_TIMEOUT_MS` (per HTTP request; for a streamed answer, also the longest pause
+ * between its chunks), `GROVE_CONTEXT_TOKENS` (the model's context window: conversations are
+ * fitted to it before each call) and `GROVE_STREAM` (`0`: answers are not streamed). Keys stay on the worker: runs name a model, never a
  * key, so no secret reaches workflow history.
  */
 export interface LlmConfig {
@@ -28,6 +29,13 @@ export interface LlmConfig {
    * it to count calls (`GROVE_SEND_CALL_KEY=1`).
    */
   sendCallKey: boolean;
+  /**
+   * Ask for model answers as streams (`stream: true`), so their text can be watched as it grows
+   * (docs/streaming.md); the call's result is the same either way. On by default; `GROVE_STREAM=0`
+   * turns it off. A server that refuses or ignores streaming is asked for whole answers (learned).
+   * Unset: on.
+   */
+  stream?: boolean;
 }
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -39,6 +47,7 @@ const EnvSchema = z.object({
   GROVE_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   GROVE_CONTEXT_TOKENS: z.coerce.number().int().min(256).optional(),
   GROVE_SEND_CALL_KEY: z.enum(['0', '1', 'true', 'false']).optional(),
+  GROVE_STREAM: z.enum(['0', '1', 'true', 'false'], { message: 'must be 0 or 1 (or false, true)' }).optional(),
 });
 
 export class LlmConfigError extends Error {
@@ -85,5 +94,6 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides
     contextTokens: overrides.contextTokens ?? e.GROVE_CONTEXT_TOKENS,
     heartbeatIntervalMs: overrides.heartbeatIntervalMs ?? 2_000,
     sendCallKey: overrides.sendCallKey ?? (e.GROVE_SEND_CALL_KEY === '1' || e.GROVE_SEND_CALL_KEY === 'true'),
+    stream: overrides.stream ?? !(e.GROVE_STREAM === '0' || e.GROVE_STREAM === 'false'),
   };
 }

@@ -16,9 +16,11 @@ export interface ProviderQuirks {
   noRequiredToolChoice?: boolean;
   /** `n` is ignored: ask for one choice per request, in parallel. */
   noN?: boolean;
+  /** `stream: true` is refused, ignored, or streamed without usage: ask for whole answers. */
+  noStream?: boolean;
 }
 export type QuirkName = keyof ProviderQuirks;
-export const QUIRK_NAMES: QuirkName[] = ['emptyContentForToolCalls', 'noJsonSchema', 'noJsonObject', 'noRequiredToolChoice', 'noN'];
+export const QUIRK_NAMES: QuirkName[] = ['emptyContentForToolCalls', 'noJsonSchema', 'noJsonObject', 'noRequiredToolChoice', 'noN', 'noStream'];
 
 type Body = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
@@ -89,8 +91,11 @@ function instruct(body: Body, text: string): Body {
  *
  * @example
  * quirkFromRefusal("Input should be 'text' or 'json_object'", body, {})  // 'noJsonSchema'
+ * quirkFromRefusal('Streaming is not supported', body, {}, true)       // 'noStream'
  */
-export function quirkFromRefusal(message: string, body: Body, q: ProviderQuirks): QuirkName | undefined {
+export function quirkFromRefusal(message: string, body: Body, q: ProviderQuirks, streamed = false): QuirkName | undefined {
+  // A refusal that names streaming is about streaming, whatever else the request held.
+  if (streamed && !q.noStream && /\bstream(?:ing|_options)?\b/i.test(message)) return 'noStream';
   const rf = body.response_format as { type?: string } | undefined;
   if (rf?.type === 'json_schema' && !q.noJsonSchema && /response_format|json_schema|'json_object'/i.test(message)) return 'noJsonSchema';
   if (rf?.type === 'json_object' && !q.noJsonObject && /response_format|json_object|schema/i.test(message)) return 'noJsonObject';

@@ -1,3 +1,4 @@
+import { safePrefixLength, type SecretSpellings } from './safe-prefix';
 import { secretEncodings } from './secret-encodings';
 
 /**
@@ -20,14 +21,14 @@ import { secretEncodings } from './secret-encodings';
  * const redact = secretRedactor(process.env);
  * redact(`key is ${process.env.OPENAI_API_KEY}`) // 'key is [redacted OPENAI_API_KEY]'
  */
-export function secretRedactor(env: NodeJS.ProcessEnv = process.env, more: { name: string; value: string }[] = []): (text: string) => string {
+export function secretRedactor(env: NodeJS.ProcessEnv = process.env, more: { name: string; value: string }[] = []): Redactor {
   const labels = new Map<string, string>();
   for (const { name, value } of [...knownSecrets(env), ...more]) {
     for (const { text, encoding } of secretEncodings(value)) {
       if (!labels.has(text)) labels.set(text, encoding === 'exact' ? name : `${name} as ${encoding}`);
     }
   }
-  if (labels.size === 0) return (text) => text;
+  if (labels.size === 0) return Object.assign((text: string) => text, { safePrefix: (text: string) => text.length });
   // One pass; the longest needle first, so a whole encoding wins over a part of it at the same place.
   const needles = [...labels.keys()].sort((a, b) => b.length - a.length);
   const pattern = new RegExp(needles.map(escapeRegExp).join('|'), 'g');
@@ -39,13 +40,26 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, more: { nam
     { label: `${name} as json`, pattern: new RegExp(jsonSpelling(value), 'g') },
     { label: `${name} as url`, pattern: new RegExp(urlSpelling(value), 'g') },
   ]);
-  return (text) => {
+  const redact = (text: string) => {
     if (typeof text !== 'string') return text;
     let out = text.replace(pattern, (found) => `[redacted ${labels.get(found)}]`);
     for (const { label, pattern: spelled } of spellings) out = out.replace(spelled, `[redacted ${label}]`);
     return out;
   };
+  const known: SecretSpellings = {
+    needles,
+    values: [...knownSecrets(env), ...more].map((s) => s.value),
+    spans: (text) => [pattern, ...spellings.map((s) => s.pattern)].flatMap((re) => [...text.matchAll(re)].map((m): [number, number] => [m.index, m.index + m[0].length])),
+  };
+  return Object.assign(redact, { safePrefix: (text: string) => safePrefixLength(text, known) });
 }
+
+/**
+ * Blanks known secrets out of a text; `safePrefix(text)` says how much of a text that is still
+ * growing (a streamed answer) may be redacted and shown now: all of it but a tail that could be
+ * the beginning of a secret (`safePrefixLength`).
+ */
+export type Redactor = ((text: string) => string) & { safePrefix(text: string): number };
 
 /** A pattern for every way a JSON string can spell `value` (characters outside the BMP as surrogate pairs). */
 function jsonSpelling(value: string): string {

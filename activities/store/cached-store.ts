@@ -1,5 +1,6 @@
 import type { Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
+import type { TokenChannel } from './token-channel';
 
 /**
  * A read-through, write-through cache in front of a store of record. Entries are immutable, so a
@@ -49,6 +50,10 @@ export class CachedStore implements MessageStore {
   }
   putCallResult(key: string, result: unknown, owner?: string): Promise<void> {
     return this.record.putCallResult(key, result, owner);
+  }
+  /** The store of record's: every worker reads and writes streams there, never in a host's cache. */
+  tokenChannel(): TokenChannel | undefined {
+    return this.record.tokenChannel?.();
   }
   describe(): string {
     return this.local ? `${this.record.describe()} (cached in ${this.local.describe()})` : this.record.describe();

@@ -5,6 +5,8 @@ import { contentRef, type Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
 import { entryText, isFleetRecord } from './message-store';
 import { StoreUnavailableError } from './store-errors';
+import { FileTokenChannel } from './file-token-channel';
+import type { TokenChannel } from './token-channel';
 
 /**
  * The single-host store: one JSON file per entry under a folder shared by the workers of a host
@@ -24,8 +26,14 @@ export class FileMessageStore implements MessageStore {
   private readonly created = new Set<string>();
   /** `owner|item` pairs this process already wrote to a manifest. */
   private readonly linked = new Set<string>();
+  private tokens?: FileTokenChannel;
 
   constructor(readonly dir: string) {}
+
+  /** Answers while they stream: a file each under `<dir>/streams/`, readable by every process of the host. */
+  tokenChannel(): TokenChannel {
+    return (this.tokens ??= new FileTokenChannel(join(this.dir, 'streams')));
+  }
 
   async put(entries: Record<Ref, StoreEntry>, owner?: string): Promise<void> {
     const refs = Object.keys(entries);
@@ -69,7 +77,9 @@ export class FileMessageStore implements MessageStore {
     }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.tokens?.close();
+  }
 
   async stats(): Promise<StoreStats> {
     const stats: StoreStats = { entries: 0, entryBytes: 0, calls: 0, callBytes: 0, owners: (await this.manifests()).length };

@@ -1,6 +1,8 @@
 import type { Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
 import { entryText, isFleetRecord } from './message-store';
+import { MemoryTokenChannel } from './memory-token-channel';
+import type { TokenChannel } from './token-channel';
 
 interface Stamped<T> {
   value: T;
@@ -18,8 +20,14 @@ interface Stamped<T> {
 export class MemoryMessageStore implements MessageStore {
   readonly entries = new Map<Ref, Stamped<StoreEntry>>();
   readonly calls = new Map<string, Stamped<unknown>>();
+  private tokens?: MemoryTokenChannel;
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** Answers while they stream, in this process. */
+  tokenChannel(): TokenChannel {
+    return (this.tokens ??= new MemoryTokenChannel(this.now));
+  }
 
   async put(entries: Record<Ref, StoreEntry>, owner?: string): Promise<void> {
     for (const [ref, value] of Object.entries(entries)) stamp(this.entries, ref, value, owner, this.now());
@@ -37,7 +45,9 @@ export class MemoryMessageStore implements MessageStore {
     return 'memory';
   }
   async check(): Promise<void> {}
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.tokens?.close();
+  }
 
   async stats(): Promise<StoreStats> {
     const all = [...this.entries.values(), ...this.calls.values()];

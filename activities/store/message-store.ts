@@ -1,5 +1,6 @@
 import type { PathRecord, Ref } from '../../core/hash/refs';
 import type { Message } from '../../core/schemas/messages';
+import type { TokenChannel } from './token-channel';
 
 /** What the store holds under a ref: a message or a path record (both content-addressed). */
 export type StoreEntry = Message | PathRecord;
@@ -72,6 +73,11 @@ export interface MessageStore {
   stats(): Promise<StoreStats>;
   collect(plan: CollectPlan): Promise<CollectReport>;
   close(): Promise<void>;
+  /**
+   * Where answers are kept while they stream (docs/streaming.md), in this store's backend; a
+   * store without one (a store of your own) streams nothing, and calls' results are the same.
+   */
+  tokenChannel?(): TokenChannel | undefined;
 }
 
 /** Entries as the store writes them: JSON text, with its size for statistics. */

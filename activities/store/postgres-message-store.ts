@@ -5,6 +5,8 @@ import type { Ref } from '../../core/hash/refs';
 import type { CollectPlan, CollectReport, MessageStore, StoreEntry, StoreStats } from './message-store';
 import { entryText, FLEET_RECORD_PREFIX } from './message-store';
 import { redactUrl, StoreUnavailableError } from './store-errors';
+import { PostgresTokenChannel } from './postgres-token-channel';
+import type { TokenChannel } from './token-channel';
 
 /** Tables are created on first use; an advisory lock keeps two workers starting at once from racing. */
 const SCHEMA = `
@@ -28,6 +30,16 @@ create table if not exists grove_calls (
   created_at timestamptz not null default now()
 );
 create index if not exists grove_calls_owner on grove_calls (owner);
+create table if not exists grove_tokens (
+  workflow_id text not null,
+  stream_key text not null,
+  attempt integer not null,
+  seq integer not null,
+  state text not null,
+  body text not null,
+  updated_at timestamptz not null default now(),
+  primary key (workflow_id, stream_key)
+);
 `;
 
 /**
@@ -61,7 +73,8 @@ export interface PostgresPoolOptions {
  *
  * Three tables: `grove_entries` (content-addressed messages and path records, JSON text),
  * `grove_owners` (which workflow needs which entry, for retention) and `grove_calls` (recorded
- * results of finished calls, by call key, with their owner). Every write is one statement.
+ * results of finished calls, by call key, with their owner). Every write is one statement. A
+ * fourth, `grove_tokens`, holds answers while they stream (`PostgresTokenChannel`), briefly.
  * Its driver, `pg`, is an optional peer dependency loaded here: without it the constructor
  * throws `GroveEngineMissing`, naming the package to add.
  *
@@ -72,10 +85,11 @@ export interface PostgresPoolOptions {
 export class PostgresMessageStore implements MessageStore {
   private readonly pool: Pool;
   private ready?: Promise<void>;
+  private tokens?: PostgresTokenChannel;
 
   constructor(
     readonly url: string,
-    config: PostgresPoolOptions = {},
+    private readonly config: PostgresPoolOptions = {},
   ) {
     const { Pool } = requireEngine<typeof import('pg')>('pg');
     this.pool = new Pool({ connectionString: url, max: 8, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 10_000, ...config });
@@ -119,6 +133,15 @@ export class PostgresMessageStore implements MessageStore {
 
   describe(): string {
     return redactUrl(this.url);
+  }
+
+  /** Answers while they stream: a row each in `grove_tokens`, readers told by LISTEN/NOTIFY. */
+  tokenChannel(): TokenChannel {
+    const { Client } = requireEngine<typeof import('pg')>('pg');
+    return (this.tokens ??= new PostgresTokenChannel(
+      (text, values) => this.query(text, values),
+      () => new Client({ connectionString: this.url, connectionTimeoutMillis: 10_000, ...(this.config.ssl !== undefined ? { ssl: this.config.ssl } : {}) }),
+    ));
   }
 
   async check(): Promise<void> {
@@ -175,6 +198,7 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   async close(): Promise<void> {
+    await this.tokens?.close();
     if (!this.pool.ended) await this.pool.end();
   }
 

@@ -51,7 +51,10 @@ grove run agent --input FILE.json [common options]
 grove run code-fixer --input FILE.json [common options]
 grove run session --input FILE.json [common options]   (then \`grove session send\`; see \`grove session --help\`)
   Starts a run on the Temporal server (see \`grove help connect\`), waits — showing live progress —
-  and prints the answer. Common options: [--workflow-id ID] [--no-wait] [--json]. --input - reads stdin.
+  and prints the answer. Common options: [--workflow-id ID] [--no-wait] [--json] [--stream | --no-stream].
+  --input - reads stdin. In a terminal (stderr is one) or with --stream, each model answer is
+  printed on stderr as it streams (read from the message store the workers use: GROVE_STORE_URL);
+  --no-stream turns that off, --json never streams; stdout is the same either way.
   The input is checked before anything starts; a bad field is named and no run is created.
   The verdict line says who decided: tests, deterministic checks, a custom evaluator, or an LLM
   judge — which model, and whether it judged its own answer ("judged solved by smollm2, the model

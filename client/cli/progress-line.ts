@@ -41,7 +41,16 @@ export function formatProgress(p: Record<string, any>): string {
  */
 export function watchProgress(
   handle: WorkflowHandle,
-  opts: { tty: boolean; write: (text: string) => void; everyMs?: number; logEveryMs?: number; columns?: number; health?: () => Promise<RunHealth | undefined> },
+  opts: {
+    tty: boolean;
+    write: (text: string) => void;
+    everyMs?: number;
+    logEveryMs?: number;
+    columns?: number;
+    health?: () => Promise<RunHealth | undefined>;
+    /** True while something else writes to the same stream (an answer printed as it streams): no line is drawn then. */
+    quiet?: () => boolean;
+  },
 ): () => void {
   const started = Date.now();
   let stopped = false;
@@ -56,7 +65,9 @@ export function watchProgress(
     if (stopped) return;
     const elapsed = `${Math.round((Date.now() - started) / 1000)} s`;
     const text = `${line} · ${elapsed}${trouble ? ` · ${trouble}` : ''}`;
-    if (opts.tty) {
+    if (opts.quiet?.()) {
+      shown = ''; // the other writer cleared the line before it wrote
+    } else if (opts.tty) {
       // One terminal row: a wrapped line could not be rewritten in place.
       const row = opts.columns && text.length >= opts.columns ? `${text.slice(0, opts.columns - 2)}…` : text;
       opts.write(`\r\x1b[2K${row}`);

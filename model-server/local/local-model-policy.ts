@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { importEngine } from '../../runtime/optional-engine';
-import type { AsyncChatPolicy, ChatRequest, PolicyReply } from '../types';
+import type { AsyncChatPolicy, ChatRequest, LiveText, PolicyReply } from '../types';
 import { grammarSchema } from './grammar-schema';
 import { toLlamaHistory } from './llama-history';
 
@@ -56,7 +56,8 @@ const TOOL_INSTRUCTIONS = (names: string[], required: boolean) =>
  * samples with distinct seeds), `temperature`, `seed`, `max_tokens`, `stop`, `response_format`
  * (`json_schema` and `json_object` enforced by a grammar) and tools (a grammar that allows only a
  * valid answer or a valid call of a declared tool, so even a tiny model makes well-formed calls).
- * One request runs at a time (a 2-core machine has no room for two). node-llama-cpp is an
+ * A streamed request gets a plain-text answer as it is written (`onTextChunk`); tool calls and
+ * JSON are sent when done. One request runs at a time (a 2-core machine has no room for two). node-llama-cpp is an
  * optional peer dependency, imported here: without it this throws `GroveEngineMissing`.
  *
  * @example
@@ -72,7 +73,7 @@ export async function createLocalModelPolicy(opts: LocalModelOptions): Promise<L
   const defaultMaxTokens = opts.defaultMaxTokens ?? 256;
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function answer(req: ChatRequest, index: number): Promise<PolicyReply> {
+  async function answer(req: ChatRequest, index: number, live: LiveText | undefined): Promise<PolicyReply> {
     const toolNames = (req.tools ?? []).map((t) => t.function.name);
     const choice = req.tool_choice;
     const useTools = toolNames.length > 0 && choice !== 'none';
@@ -102,6 +103,8 @@ export async function createLocalModelPolicy(opts: LocalModelOptions): Promise<L
       seed: (req.seed ?? 0) + index,
       grammar,
       ...(stop.length > 0 ? { customStopTriggers: stop } : {}),
+      // A plain-text answer streams as it is written; a tool-call answer is JSON parsed afterwards, sent whole.
+      ...(live && !useTools ? { onTextChunk: (text: string) => live.text(index, text) } : {}),
     });
     const text: string = meta.responseText;
     const finishReason = meta.stopReason === 'maxTokens' ? ('length' as const) : undefined;
@@ -118,10 +121,10 @@ export async function createLocalModelPolicy(opts: LocalModelOptions): Promise<L
   return {
     name: opts.name ?? 'smollm2',
     description: 'A real local model (SmolLM2-135M-Instruct via node-llama-cpp on the CPU): chat, n, tools and JSON schemas by grammar.',
-    respond(req, ctx) {
+    respond(req, ctx, live) {
       const run = queue.then(async () => {
         const replies: PolicyReply[] = [];
-        for (let i = 0; i < ctx.n; i++) replies.push(await answer(req, i));
+        for (let i = 0; i < ctx.n; i++) replies.push(await answer(req, i, live));
         return replies;
       });
       queue = run.catch(() => {});

@@ -3,6 +3,7 @@ import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import { activityKind } from '../../core/runs/activity-kinds';
 import { redactLine } from './redact-line';
+import { payloadText } from './activity-summary';
 import { DEFAULT_STALLED_AFTER_MS, judgeHealth, stepTrouble, type PendingStep, type RunHealth } from './run-health';
 
 type Description = temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse;
@@ -121,22 +122,13 @@ async function readScheduling(client: Client, run: { workflowId: string; runId: 
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled?.activityId && wanted.delete(scheduled.activityId)) {
       const at = optionalTsToMs(event.eventTime);
-      remember(`${run.runId}/${scheduled.activityId}`, { summary: summaryOf(client, event.userMetadata?.summary), since: at !== undefined ? iso(at) : undefined });
+      remember(`${run.runId}/${scheduled.activityId}`, { summary: payloadText(client, event.userMetadata?.summary), since: at !== undefined ? iso(at) : undefined });
     }
     const failed = event.workflowTaskFailedEventAttributes;
     if (failed?.failure && task && !task.lastFailure) task.lastFailure = failureOf(failed.failure);
   }
   // Scheduled before the newest page: no summary to show, and no need to look again.
   for (const id of wanted) remember(`${run.runId}/${id}`, {});
-}
-
-function summaryOf(client: Client, payload: temporal.api.common.v1.IPayload | null | undefined): string | undefined {
-  if (!payload) return undefined;
-  try {
-    return redactLine(String(client.options.loadedDataConverter.payloadConverter.fromPayload(payload)));
-  } catch {
-    return undefined;
-  }
 }
 
 function remember(key: string, value: { summary?: string; since?: string }): void {

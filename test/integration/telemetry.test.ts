@@ -1,5 +1,4 @@
 import { Client } from '@temporalio/client';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GroveTelemetry } from '../../activities/telemetry/grove-telemetry';
@@ -10,7 +9,7 @@ import { groveClientInterceptors } from '../../temporal/telemetry-interceptors';
 import type { AgentInput } from '../../core/agents/agent-options';
 import { writeWorkflowBundle } from '../../workers/workflow-bundle';
 import { startWorkerProcess } from '../../workers/worker-process';
-import { ROOT, runCli } from '../support/run-cli';
+import { ROOT, runCli, runScript } from '../support/run-cli';
 import { colorGameInput } from '../support/inputs';
 import { integrationSuite } from '../support/integration-suite';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from '../../bench/lib/otlp-receiver';
@@ -338,22 +337,6 @@ test("docs/observability.md's example: a service's request span is the parent of
     await receiver.close();
   }
 }, 180_000);
-
-/** Runs a TypeScript file in its own Node process (through tsx); resolves when it exits. */
-function runScript(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', file], { cwd: ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** This process's environment without OpenTelemetry or model settings. */
 function cleanEnv(): NodeJS.ProcessEnv {

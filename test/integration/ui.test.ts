@@ -26,7 +26,9 @@ import { startModelServer, type ModelServer } from '../../model-server';
  * conversation); every step of the best path is labelled, listed in order and drawn in amber;
  * labels never cover each other; a code fixer's attempts say what their tests did; a branch a
  * rewind abandoned is drawn and marked (and `grove tree` prints it); an unknown run id is said
- * so on the page; an exported file shows the same run with no server and no requests.
+ * so on the page; an exported file shows the same run with no server and no requests; a model
+ * call's answer grows in its node's panel while the call streams (held mid-stream by the model
+ * server, so what the page can show is known).
  * Screenshots go to .grove/test-artifacts/.
  */
 let env: TestEnv;
@@ -44,7 +46,14 @@ beforeAll(async () => {
   const store = new FileMessageStore(storeDir);
   worker = await testWorker(env, { taskQueue, llm: testLlmConfig(model.baseURL), store });
   running = worker.run();
-  server = await startUiServer({ source: new RunSource({ client: env.client, store, temporalUiUrl: 'http://127.0.0.1:8233' }), port: 0, pollMs: 200 });
+  const grove = groveClient(env, taskQueue);
+  server = await startUiServer({
+    source: new RunSource({ client: env.client, store, temporalUiUrl: 'http://127.0.0.1:8233' }),
+    port: 0,
+    pollMs: 200,
+    // The run's events, as `grove ui` serves them: a running call's answer grows on the page.
+    events: (workflowId, signal) => grove.events(workflowId, { store, signal, pollMs: 200 }),
+  });
   browser = await openBrowser();
 });
 
@@ -60,6 +69,8 @@ afterAll(async () => {
 // What the browser-side callbacks below see (they run in the page, not in node).
 declare const window: { groveViewer?: ViewerProbe; marker?: number };
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+/** The text of the first answer being written in the open node panel. */
+const FIRST_ANSWER = '.live-answers pre.stream-text';
 
 const probe = (page: Page) => page.evaluate(() => ({ ...window.groveViewer, screenPosition: undefined }) as Omit<ViewerProbe, 'screenPosition'>);
 
@@ -348,6 +359,12 @@ test('the server only reads, answers only this machine\'s names, names bad input
   const view = JSON.parse(pages[3].body);
   await expect(get(`/api/runs/${workflowId}?rev=${view.rev}`)).resolves.toMatchObject({ status: 200, body: JSON.stringify({ rev: view.rev, live: false, unchanged: true }) });
 
+  // A finished run's event stream: its tree's nodes, then its final status, and the stream ends.
+  const events = await get(`/api/runs/${workflowId}/stream`);
+  expect(events.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+  expect(events.body).toMatch(/event: node\ndata: \{"type":"node","id":0,/);
+  expect(events.body.trimEnd().split('\n\n').at(-1)).toMatch(/^event: status\ndata: \{"type":"status","status":"succeeded","execution":"COMPLETED","live":false\}$/);
+  expect(events.body).not.toContain(secret);
   await expect(get('/api/runs', { host: `evil.example:${url.port}` })).resolves.toMatchObject({ status: 403, body: expect.stringMatching(/is not this machine/) });
   await expect(get(`/api/runs/${workflowId}`, { method: 'POST' })).resolves.toMatchObject({ status: 405 });
   await expect(get('/api/runs?status=a"b')).resolves.toMatchObject({ status: 400, body: expect.stringMatching(/status must be a word/) });
@@ -355,3 +372,46 @@ test('the server only reads, answers only this machine\'s names, names bad input
   await expect(get(`/api/runs/${workflowId}/nodes/999`)).resolves.toMatchObject({ status: 404, body: expect.stringMatching(/has no node 999/) });
   delete process.env.OPENAI_API_KEY;
 });
+
+test('a person sees the answer of a held call grow in the panel of the node it extends', async () => {
+  // The first expansion's call is held after 3 tokens: the page can only show what was streamed.
+  model.hold({ model: 'multiplier' }, { afterTokens: 3 });
+  const handle = await groveClient(env, taskQueue).start('agent', quickstartInput({ seed: 2, budget: { maxCalls: 20 } }));
+  const page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
+  try {
+    await page.goto(`${server.url}#/run/${encodeURIComponent(handle.workflowId)}`);
+    await page.waitForFunction(() => (window.groveViewer?.nodes ?? 0) >= 1);
+    // The page says where the model is writing, and the node's panel shows it.
+    await page.getByTestId('writing').filter({ hasText: 'The model is writing below n0' }).waitFor();
+    await clickNode(page, 0);
+    // The expansion asks for 3 candidates in one call: 3 answers stream, each in its block; the first is followed.
+    const text = page.locator('.node-panel[data-node="0"] .live-answers pre.stream-text').first();
+    await page.locator('.node-panel[data-node="0"] .live-answers .block').nth(2).waitFor();
+    await page.waitForFunction((selector) => (document.querySelector(selector)?.textContent ?? '').includes('multiply'), FIRST_ANSWER);
+    expect(await page.locator('.node-panel[data-node="0"] .live-answers .block').count()).toBe(3);
+    const first = await text.innerText();
+    expect(first.startsWith('→ multiply(')).toBe(true);
+    await page.screenshot({ path: artifact('viewer-streaming-held.png') });
+
+    // Let it go on to its 5th token, and hold it there: the same panel, more text.
+    model.release();
+    model.hold({ model: 'multiplier' }, { afterTokens: 5 });
+    await page.waitForFunction(
+      ([selector, before]) => {
+        const now = document.querySelector(selector)?.textContent ?? '';
+        return now.length > before.length && now.startsWith(before);
+      },
+      [FIRST_ANSWER, first] as const,
+      { timeout: 30_000 },
+    );
+    const second = await text.innerText();
+    expect(second.startsWith(first)).toBe(true);
+    expect(second.length).toBeGreaterThan(first.length);
+    await expect(page.locator('.live-answers .block').first().getAttribute('data-state')).resolves.toBe('streaming');
+    await page.screenshot({ path: artifact('viewer-streaming-grown.png') });
+  } finally {
+    model.release();
+    await page.close();
+  }
+  await handle.result();
+}, 120_000);

@@ -34,3 +34,25 @@ export function runCli(args: string[], extraEnv: Record<string, string | undefin
     });
   });
 }
+
+/**
+ * Runs a TypeScript file of the repository in its own Node process (through tsx), as a user runs
+ * an example; resolves when it exits (killed after `timeoutMs`).
+ *
+ * @example
+ * const { code, stdout } = await runScript('examples/streaming/watch-run.ts', env, ['Say hi!']);
+ */
+export function runScript(file: string, env: NodeJS.ProcessEnv, args: string[] = [], timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', 'tsx/cjs', file, ...args], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -1,3 +1,4 @@
+import type { RunEvent } from '../../core/runs/run-events';
 import { nodeDetail, pathTo, type NodeDetail, type NodeParts, type RunSummary, type RunView } from '../model/view-tree';
 
 export type RunAnswer = RunView | { rev: string; live: boolean; unchanged: true };
@@ -11,6 +12,8 @@ export interface DataSource {
   runs(filter: { status?: string; kind?: string }): Promise<RunSummary[]>;
   run(workflowId: string, rev?: string): Promise<RunAnswer>;
   node(workflowId: string, id: number): Promise<NodeDetail>;
+  /** The run's events as they happen (a running call's answer growing), until the returned function stops them; absent for an exported page. */
+  events?(workflowId: string, on: (event: RunEvent) => void): () => void;
 }
 
 /** What the server answered when it could not give what was asked: `status` 404 means there is no such run (or node). */
@@ -42,6 +45,18 @@ export function liveSource(pollMs: number): DataSource {
     },
     run: (id, rev) => get<RunAnswer>(`/api/runs/${encodeURIComponent(id)}${rev ? `?rev=${encodeURIComponent(rev)}` : ''}`),
     node: (id, node) => get<NodeDetail>(`/api/runs/${encodeURIComponent(id)}/nodes/${node}`),
+    events: (id, on) => {
+      const source = new EventSource(`/api/runs/${encodeURIComponent(id)}/stream`);
+      const read = (e: MessageEvent) => {
+        const event = JSON.parse(e.data as string) as RunEvent;
+        on(event);
+        // The run has ended: its stream too (left open, the browser would ask again and again).
+        if (event.type === 'status' && !event.live) source.close();
+      };
+      for (const type of ['status', 'node', 'evaluation', 'token']) source.addEventListener(type, read as EventListener);
+      source.addEventListener('stream-error', () => source.close());
+      return () => source.close();
+    },
   };
 }
 

@@ -10,9 +10,10 @@ export function factsTable(facts: Facts, cls = 'facts'): HTMLElement {
 /**
  * A node's details: facts, the check feedback and the evaluator's reasoning, then its
  * conversation — the messages it inherited folded away, the messages it added shown in full
- * (tool calls with their arguments, tool outputs).
+ * (tool calls with their arguments, tool outputs). `live` holds the answers being written below
+ * it while a call streams (`LiveAnswers`).
  */
-export function nodePanel(detail: NodeDetail, opts: { label?: string; collapsible: boolean; collapsed: boolean; onToggle: () => void }): HTMLElement {
+export function nodePanel(detail: NodeDetail, opts: { label?: string; collapsible: boolean; collapsed: boolean; onToggle: () => void; live?: HTMLElement }): HTMLElement {
   const inherited = detail.conversation.slice(0, detail.own);
   const own = detail.conversation.slice(detail.own);
   return h(
@@ -21,6 +22,7 @@ export function nodePanel(detail: NodeDetail, opts: { label?: string; collapsibl
     h('h2', {}, `n${detail.id}`, opts.collapsible ? h('button', { class: 'toggle', onclick: opts.onToggle }, opts.collapsed ? 'expand subtree' : 'collapse subtree') : undefined),
     opts.label ? h('p', { class: 'node-title' }, opts.label) : undefined,
     factsTable(detail.facts),
+    opts.live,
     detail.feedback ? h('div', { class: 'block feedback' }, h('h3', {}, 'Check feedback'), h('pre', {}, detail.feedback)) : undefined,
     detail.reasoning ? h('div', { class: 'block reasoning' }, h('h3', {}, 'Evaluator reasoning'), h('pre', {}, detail.reasoning)) : undefined,
     detail.note ? h('p', { class: 'note' }, detail.note) : undefined,

@@ -4,6 +4,7 @@ import { bestPathList } from './best-path-list';
 import { ApiError, type DataSource } from './data-source';
 import { h } from './dom';
 import { factsTable, nodePanel } from './node-panel';
+import { LiveAnswers } from './live-answers';
 import { runBadge, troubleText } from './run-health-view';
 import { attachInput } from './canvas-input';
 import { TreeCanvas } from './tree-canvas';
@@ -21,8 +22,10 @@ const MISSING_POLL_MS = 5000;
 /**
  * A run's page: its tree (live while the run works: the page asks again every `pollMs`, and
  * redraws only when the view changed), the run's facts, its best path step by step, and the
- * clicked node's details. A run id the server does not know is said so on the page (and looked
- * for again every few seconds, for a run about to start). Returns a function that stops it.
+ * clicked node's details. While the run works, its model calls' answers are shown growing in the
+ * panel of the node each call extends, from the run's event stream. A run id the server does not
+ * know is said so on the page (and looked for again every few seconds, for a run about to
+ * start). Returns a function that stops it.
  */
 export function runPage(root: HTMLElement, source: DataSource, workflowId: string): () => void {
   let stopped = false;
@@ -67,7 +70,9 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
     h('button', { onclick: () => canvas.expandAll() }, 'expand all'),
     legend,
   );
-  const treeArea = h('div', { class: 'tree-area' }, toolbar, trouble, note, host, missing, statusLine);
+  const live = new LiveAnswers();
+  let stopEvents: (() => void) | undefined;
+  const treeArea = h('div', { class: 'tree-area' }, toolbar, trouble, note, live.line, host, missing, statusLine);
   root.replaceChildren(header, h('main', { class: 'run' }, treeArea, h('aside', { class: 'side' }, runFacts, bestPath, panel)));
 
   const probe: ViewerProbe = {
@@ -98,6 +103,7 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
       if (seq !== detailSeq || stopped) return;
       panel.replaceChildren(
         nodePanel(detail, {
+          live: live.box(id),
           label: canvas.byId.get(id)?.label,
           collapsible: canvas.hasChildren(id),
           collapsed: canvas.isCollapsed(id),
@@ -121,6 +127,13 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
 
   function render(next: RunView, fetchMs: number): void {
     view = next;
+    live.settle();
+    // A running run's answers as they stream, from its events (a page opened on a finished run needs none).
+    if (next.live && !stopEvents && source.events) {
+      stopEvents = source.events(workflowId, (event) => {
+        if (event.type === 'token') live.add(event);
+      });
+    }
     showMissing(undefined);
     const run = next.run;
     badges.replaceChildren(h('span', { class: 'badge kind' }, run.kind || '?'), runBadge(run));
@@ -193,6 +206,7 @@ export function runPage(root: HTMLElement, source: DataSource, workflowId: strin
   void poll();
   return () => {
     stopped = true;
+    stopEvents?.();
     if (timer) clearTimeout(timer);
   };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pageScript, SERVED_CSP, servedPage } from './page-assets';
 import { parseRunFilter, ViewerInputError } from './run-filter';
 import { RunNotFoundError, type RunSource } from './run-source';
+import type { RunEvent } from '../../core/runs/run-events';
 
 export interface UiServerOptions {
   source: RunSource;
@@ -12,7 +13,16 @@ export interface UiServerOptions {
   port?: number;
   /** How often a page asks about a live run (ms); default 1000. */
   pollMs?: number;
+  /**
+   * A run's events as they happen (`GroveClient.events`), served to pages as server-sent events
+   * at `/api/runs/<workflowId>/stream`: a running call's answer grows on the page. Without it
+   * that path answers 404 and pages show answers once their nodes exist.
+   */
+  events?: (workflowId: string, signal: AbortSignal) => AsyncIterable<RunEvent>;
 }
+
+/** A comment line sent this often on an idle event stream, so proxies and browsers keep it open. */
+const KEEPALIVE_MS = 15_000;
 
 export interface UiServer {
   url: string;
@@ -29,7 +39,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * through DNS rebinding. Nothing from the environment is ever sent.
  *
  * API: `GET /api/runs?status=&kind=&limit=`, `GET /api/runs/<workflowId>[?rev=<rev>]` (just
- * `{ rev, unchanged: true }` when the view has not changed), `GET /api/runs/<workflowId>/nodes/<id>`.
+ * `{ rev, unchanged: true }` when the view has not changed), `GET /api/runs/<workflowId>/nodes/<id>`,
+ * and `GET /api/runs/<workflowId>/stream`: the run's events (`RunEvent`) as server-sent events
+ * (`event: token`, `data: {...}`), until the run ends or the page goes.
  *
  * @example
  * const server = await startUiServer({ source, port: 0 });
@@ -56,6 +68,11 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
     if (path === '/app.js') return sendText(res, 200, script, 'text/javascript; charset=utf-8');
     try {
       if (path === '/api/runs') return send(res, 200, { runs: await opts.source.list(parseRunFilter(url.searchParams)) });
+      const stream = /^\/api\/runs\/([^/]+)\/stream$/.exec(path);
+      if (stream) {
+        if (!opts.events) return send(res, 404, { error: 'this viewer serves no event streams' });
+        return serveEvents(req, res, opts.events, workflowIdOf(stream[1]));
+      }
       const node = /^\/api\/runs\/([^/]+)\/nodes\/(\d{1,9})$/.exec(path);
       if (node) return send(res, 200, await opts.source.node(workflowIdOf(node[1]), Number(node[2])));
       const run = /^\/api\/runs\/([^/]+)$/.exec(path);
@@ -84,6 +101,36 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A run's events as server-sent events, each named by its type: the stream ends after the run's
+ * last status (or when the page goes away, which stops reading them). An error reading them ends
+ * the stream with a `stream-error` event (not `error`: that name is the browser's own, for a
+ * broken connection).
+ */
+async function serveEvents(req: IncomingMessage, res: ServerResponse, events: NonNullable<UiServerOptions['events']>, workflowId: string): Promise<void> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  req.once('close', stop);
+  res.once('close', stop);
+  res.writeHead(200, { ...HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+  if (req.method === 'HEAD') return void res.end();
+  res.write(': grove run events\n\n');
+  const keepalive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
+  try {
+    for await (const event of events(workflowId, controller.signal)) {
+      if (controller.signal.aborted) break;
+      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    }
+  } catch (err) {
+    if (!controller.signal.aborted) res.write(`event: stream-error\ndata: ${JSON.stringify({ error: (err as Error).message })}\n\n`);
+  } finally {
+    clearInterval(keepalive);
+    req.off('close', stop);
+    res.off('close', stop);
+    res.end();
+  }
 }
 
 function workflowIdOf(segment: string): string {

@@ -7,6 +7,7 @@ import { openViewerStore } from '../../../ui/server/viewer-store';
 import { connectClient } from '../../../temporal/connect';
 import { temporalSettings } from '../../../temporal/connection-options';
 import { numberOption, parseCommandArgs, UsageError } from '../usage-error';
+import { GroveClient } from '../../grove-client';
 
 type Io = { out: (line: string) => void };
 
@@ -28,7 +29,10 @@ export async function uiCommand(args: string[], io: Io): Promise<void> {
   const client = await connectClient(settings);
   const store = openViewerStore();
   try {
-    const server = await startUiServer({ source: new RunSource({ client, store, temporalUiUrl: settings.uiUrl }), host, port, pollMs }).catch((err: NodeJS.ErrnoException) => {
+    // Pages read a running call's answer as it streams: the run's events, from the same store.
+    const grove = new GroveClient(client, undefined, settings);
+    const events = (workflowId: string, signal: AbortSignal) => grove.events(workflowId, { store, signal });
+    const server = await startUiServer({ source: new RunSource({ client, store, temporalUiUrl: settings.uiUrl }), host, port, pollMs, events }).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') throw new UsageError(`ui: port ${port} is in use (choose another with --port or GROVE_VIEWER_PORT)`);
       throw err;
     });

@@ -16,6 +16,26 @@ export async function startHarness(opts: ModelServerOptions = {}): Promise<Harne
   return { server, client };
 }
 
+/**
+ * One server for a whole test file, reset before each test: returns a getter, since the server
+ * starts in `beforeAll`.
+ *
+ * @example
+ * const h = harnessForFile();
+ * it('...', async () => { await h().client.chat.completions.create(...) });
+ */
+export function harnessForFile(opts: ModelServerOptions = {}): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness(opts);
+  });
+  afterAll(async () => {
+    await h?.server.close();
+  });
+  beforeEach(() => h?.server.reset());
+  return () => h!;
+}
+
 /** The text grove appends as a feedback message (PromptingTools' FeedbackFromEvaluator template). */
 export function feedbackMessage(feedback: string): ChatCompletionMessageParam {
   return { role: 'user', content: `### Feedback from Evaluator\n\n${feedback}\n` };
