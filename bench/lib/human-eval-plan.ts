@@ -103,6 +103,8 @@ export const ProgressRecordSchema = z.object({
   completions: z.number().int().nonnegative(),
   requests: z.number().int().nonnegative(),
   seconds: z.number().nonnegative(),
+  /** The method failed on the problem (a model or sandbox error): it returned no program, so no pass. */
+  error: z.string().optional(),
 });
 export type ProgressRecord = z.infer<typeof ProgressRecordSchema>;
 
