@@ -49,6 +49,10 @@ async function main(): Promise<void> {
       for (const note of output.notes ?? []) console.log(`  ${note}`);
       const seconds = ((Date.now() - t0) / 1000).toFixed(1);
       console.log(`  (${seconds} s)\n`);
+      if (output.partial) {
+        console.log(`  ${output.partial}: bench/results/${bench.name}.json not written\n`);
+        continue;
+      }
       writeResult(bench.name, { quick, seconds: Number(seconds), title: bench.title, tables: output.tables, notes: output.notes ?? [], ...((output.data as object) ?? {}) });
     }
   } finally {

@@ -1,40 +1,41 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { llmConfigFromEnv } from '../../activities/llm/llm-config';
 import { startLocalModel } from '../../client/local/ensure-model';
+import { sha256File } from '../../client/local/local-model-file';
 import { seededRandom } from '../../core/random';
-import { spread, wilson, type Benchmark, type Row } from '../lib/benchmark';
+import type { Benchmark } from '../lib/benchmark';
 import { loadHumanEval, type HumanEvalProblem } from '../lib/human-eval';
-import { linearFixer, mcts, modelActivities, sampling, treeFixer, verdict, type MethodRun } from '../lib/human-eval-methods';
+import { linearFixer, mcts, modelActivities, sampling, treeFixer, Verdicts, type MethodEnv, type MethodRun } from '../lib/human-eval-methods';
+import {
+  doneProblems, MAX_TOKENS, METHOD_BUDGETS, METHODS, PLAN_PROBLEMS, PLAN_SEED, PLAN_VERSION, planCells, readProgress, recordKey, tableRows,
+  type MethodId, type ProgressRecord,
+} from '../lib/human-eval-plan';
 import { localModelFile, LOCAL_MODELS } from '../lib/local-models';
+import type { GroveActivities } from '../../activities/grove-activities';
 
-/** Completions per problem the methods may spend; every method is measured at these budgets where it has a meaning. */
-const BUDGETS = [1, 4, 8];
-
-interface Record_ {
-  model: string;
-  method: string;
-  budget: number;
-  task: string;
-  solved: boolean;
-  completions: number;
-  requests: number;
-  seconds: number;
-}
+/** Committed, so a run continues on another machine where this one stopped. */
+const PROGRESS_FILE = join(__dirname, '..', 'results', 'human-eval.progress.jsonl');
 
 /**
  * pass@1 on HumanEval with a real model — grove's embedded local model (SmolLM2-135M-Instruct,
  * node-llama-cpp on the CPU), and others by name (GROVE_HE_MODELS, e.g. `smollm2,gemma3-270m`) —
- * for one-shot, repeated sampling, the seeds' linear code fixer (3 rounds), airetry's code fixer
- * over the sample tree and MCTS over programs with the `code-tests` evaluator, at equal budgets
- * of 1, 4 and 8 completions per problem. The verdict is always the problem's own tests run on the
- * returned program in grove's sandbox — never a model's opinion. The methods get those same
- * tests as feedback (oracle feedback: an upper bound on what test feedback can give).
+ * for one-shot (B=1), repeated sampling, the seeds' linear code fixer, airetry's code fixer over
+ * the sample tree and MCTS over programs with the `code-tests` evaluator, at equal budgets of
+ * B = 1 and 4 completions per problem (B=8 would double the run; the plan must fit). Every
+ * completion has max_tokens 384 (HumanEval solutions are short; a degenerate repetition runs to
+ * the cap) and ends at its code block's closing fence. The verdict is always the problem's own
+ * tests (`check(entry_point)`) run on the returned program in grove's sandbox, as the
+ * `code-tests` evaluator runs them — never a model's opinion. The methods get those same tests as
+ * feedback (oracle feedback: an upper bound on what test feedback can give).
  *
- * Long (hours on 2 cores): not in the default suite; `npm run bench -- --only human-eval`.
- * Problems: a seeded sample of GROVE_HE_PROBLEMS (default 100; `all` for 164; 10 with --quick).
- * Every finished (model, method, problem) is kept in .grove/bench-cache/human-eval.jsonl, so an
- * interrupted run continues where it stopped.
+ * The plan: a seeded sample of 100 of the 164 problems (seed 1), about 3 minutes a problem on 2
+ * cores — too long for the default suite: `npm run bench -- --only human-eval` (`--quick` works
+ * on one more problem and stops; GROVE_HE_MAX_NEW=n on n). Each (model, method, problem,
+ * budget) measured is appended to bench/results/human-eval.progress.jsonl with what makes it
+ * comparable (plan version, model file and SHA-256, max_tokens); records of another plan are
+ * ignored, and a run resumes where the file stops. bench/results/human-eval.json is written only
+ * when every problem of the plan is done; before that the table printed is marked partial.
  */
 export const humanEval: Benchmark = {
   name: 'human-eval',
@@ -42,97 +43,114 @@ export const humanEval: Benchmark = {
   needsTemporal: false,
   long: true,
   async run(env) {
-    const all = loadHumanEval();
-    const wanted = process.env.GROVE_HE_PROBLEMS ?? (env.quick ? '10' : '100');
-    const problems = wanted === 'all' ? all : sample(all, Number(wanted), 1);
-    const models = (process.env.GROVE_HE_MODELS ?? 'smollm2').split(',').map((m) => m.trim());
-    const cacheFile = join(__dirname, '..', '..', '.grove', 'bench-cache', 'human-eval.jsonl');
-    mkdirSync(join(cacheFile, '..'), { recursive: true });
-    const done = new Map<string, Record_[]>();
-    if (existsSync(cacheFile)) {
-      for (const line of readFileSync(cacheFile, 'utf8').split('\n').filter(Boolean)) {
-        const r = JSON.parse(line) as Record_;
-        const key = `${r.model}|${r.method}|${r.task}`;
-        done.set(key, [...(done.get(key) ?? []), r]);
-      }
-    }
-    const records: Record_[] = [];
-    for (const name of models) {
+    const problems = sample(loadHumanEval(), PLAN_PROBLEMS, PLAN_SEED);
+    const tasks = problems.map((p) => p.task_id);
+    const maxNew = env.quick ? 1 : Number(process.env.GROVE_HE_MAX_NEW ?? Infinity);
+    const names = (process.env.GROVE_HE_MODELS ?? 'smollm2').split(',').map((m) => m.trim());
+    const models: Record<string, { path: string; sha256: string; methods: readonly MethodId[] }> = {};
+    for (const name of names) {
       const spec = LOCAL_MODELS[name];
       if (!spec) throw new Error(`GROVE_HE_MODELS: unknown model ${name} (known: ${Object.keys(LOCAL_MODELS).join(', ')})`);
-      const local = await startLocalModel({ env: { ...process.env, GROVE_LOCAL_MODEL_PATH: await localModelFile(name) }, log: (l) => console.log(`  ${l}`) });
+      const path = await localModelFile(name);
+      models[name] = { path, sha256: await sha256File(path), methods: spec.full ? METHODS : ['sampling', 'linear-fixer'] };
+    }
+    const identity = { plan: PLAN_VERSION, maxTokens: MAX_TOKENS, models: Object.fromEntries(names.map((n) => [n, models[n]!.sha256])) };
+    const { records, ignored } = readProgress(existsSync(PROGRESS_FILE) ? readFileSync(PROGRESS_FILE, 'utf8') : '', identity);
+    const methodsOf = Object.fromEntries(names.map((n) => [n, models[n]!.methods]));
+    const progress = () => `${doneProblems(records, tasks, methodsOf).length} of ${PLAN_PROBLEMS} problems done`;
+    console.log(`  plan ${PLAN_VERSION}: ${progress()}${ignored ? ` (${ignored} record(s) of another plan or model ignored)` : ''}`);
+
+    let started = 0;
+    for (const name of names) {
+      const { path, sha256: modelSha256, methods } = models[name]!;
+      const have = new Set(records.map(recordKey));
+      const todo = problems.filter((p) => planCells(methods).some((c) => !have.has(recordKey({ model: name, task: p.task_id, ...c }))));
+      if (todo.length === 0 || started >= maxNew) continue;
+      const local = await startLocalModel({ env: { ...process.env, GROVE_LOCAL_MODEL_PATH: path }, log: (l) => console.log(`  ${l}`) });
       const llm = llmConfigFromEnv({ OPENAI_BASE_URL: local.baseURL, OPENAI_API_KEY: 'local', GROVE_MODEL: 'smollm2', GROVE_CONTEXT_TOKENS: '2048' });
       const { activities, spent } = modelActivities(llm);
-      const methods: Array<{ method: string; budgets: number[]; run: (p: HumanEvalProblem) => Promise<MethodRun> }> = [
-        { method: 'sampling (B=1: one-shot, greedy)', budgets: BUDGETS, run: (p) => sampling(activities, 'smollm2', p, BUDGETS) },
-        { method: 'linear code fixer, 3 rounds', budgets: [4], run: (p) => linearFixer(activities, 'smollm2', p, 3) },
-        ...(spec.full ? [
-          { method: 'airetry code fixer, sample tree', budgets: [4, 8], run: (p: HumanEvalProblem) => treeFixer(activities, 'smollm2', p, [4, 8]) },
-          { method: 'MCTS + code-tests', budgets: [4], run: (p: HumanEvalProblem) => mcts(activities, 'smollm2', p, 4) },
-          { method: 'MCTS + code-tests', budgets: [8], run: (p: HumanEvalProblem) => mcts(activities, 'smollm2', p, 8) },
-        ] : []),
-      ];
       try {
-        for (const [i, p] of problems.entries()) {
-          for (const m of methods) {
-            const key = `${name}|${m.method}|${p.task_id}`;
-            const cached = done.get(key)?.filter((r) => m.budgets.includes(r.budget));
-            if (cached && cached.length === m.budgets.length) {
-              records.push(...cached);
-              continue;
-            }
+        for (const p of todo) {
+          if (started >= maxNew) break;
+          started += 1;
+          const t0 = Date.now();
+          const verdicts = new Verdicts(p);
+          for (const method of methods) {
+            const missing = METHOD_BUDGETS[method].filter((budget) => !have.has(recordKey({ model: name, method, task: p.task_id, budget })));
+            if (missing.length === 0) continue;
             const before = spent();
-            const t0 = Date.now();
-            const ran = await m.run(p);
-            const after = spent();
-            for (const budget of m.budgets) {
-              const r: Record_ = { model: name, method: m.method, budget, task: p.task_id, solved: await verdict(ran.programs[budget], p), completions: after.completions - before.completions, requests: after.requests - before.requests, seconds: (Date.now() - t0) / 1000 };
+            const methodStart = Date.now();
+            const methodEnv: MethodEnv = {
+              verdicts,
+              meter: () => {
+                const now = spent();
+                return { completions: now.completions - before.completions, requests: now.requests - before.requests, seconds: (Date.now() - methodStart) / 1000 };
+              },
+            };
+            const ran = await runMethod(method, activities, p, methodEnv).catch((err: Error) => {
+              console.log(`  ${name} ${p.task_id} ${method} failed: ${err.message.split('\n')[0]}`);
+              return { error: err.message.split('\n')[0]!.slice(0, 300), spent: methodEnv.meter() };
+            });
+            for (const budget of missing) {
+              const r: ProgressRecord = {
+                plan: PLAN_VERSION, model: name, modelFile: basename(path), modelSha256, maxTokens: MAX_TOKENS, method, budget, task: p.task_id,
+                ...('error' in ran
+                  ? { solved: false, ...ran.spent, error: ran.error }
+                  : { solved: await verdicts.of(ran.programs[budget]), ...ran.spent[budget]! }),
+              };
               records.push(r);
-              appendFileSync(cacheFile, `${JSON.stringify(r)}\n`);
+              have.add(recordKey(r));
+              appendFileSync(PROGRESS_FILE, `${JSON.stringify(r)}\n`);
             }
           }
-          if ((i + 1) % 10 === 0) console.log(`  ${name}: ${i + 1}/${problems.length} problems`);
+          console.log(`  ${name} ${p.task_id}: ${((Date.now() - t0) / 1000).toFixed(0)} s (${verdicts.runs} verdict run(s) beyond the methods' own); ${progress()}`);
         }
       } finally {
         await local.close();
       }
     }
-    const rows: Row[] = [];
-    const groups = new Map<string, Record_[]>();
-    for (const r of records) groups.set(`${r.model}|${r.method}|${r.budget}`, [...(groups.get(`${r.model}|${r.method}|${r.budget}`) ?? []), r]);
-    for (const [key, rs] of groups) {
-      const [model, method, budget] = key.split('|');
-      const solved = rs.filter((r) => r.solved).length;
-      const [lo, hi] = wilson(solved, rs.length);
-      rows.push({
-        model: LOCAL_MODELS[model!]!.label,
-        method: budget === '1' ? 'one-shot (greedy)' : method!,
-        'budget B': Number(budget),
-        'pass@1': `${solved}/${rs.length} (${((100 * solved) / rs.length).toFixed(1)} %) [${lo}–${hi}]`,
-        'completions / problem': (rs.reduce((a, r) => a + r.completions, 0) / rs.length).toFixed(2),
-        'requests / problem': (rs.reduce((a, r) => a + r.requests, 0) / rs.length).toFixed(2),
-        's / problem (median, min–max)': spread(rs.map((r) => r.seconds), 1).text,
-      });
-    }
+
+    const done = doneProblems(records, tasks, methodsOf);
+    const complete = done.length === PLAN_PROBLEMS;
+    const rows = tableRows(records, done, (m) => LOCAL_MODELS[m]!.label);
+    const title = complete
+      ? `${this.title}: ${PLAN_PROBLEMS} problems (seed ${PLAN_SEED}), pass@1 with the 95 % Wilson interval`
+      : `PARTIAL: ${done.length} of ${PLAN_PROBLEMS} problems — ${this.title} (seed ${PLAN_SEED}), pass@1 with the 95 % Wilson interval`;
     return {
-      tables: [{ title: `${this.title}: ${problems.length} problems (seed 1), pass@1 with the 95 % Wilson interval`, rows }],
-      data: { problems: problems.map((p) => p.task_id), models, budgets: BUDGETS, rows, records },
+      ...(complete ? {} : { partial: `partial: ${done.length} of ${PLAN_PROBLEMS} problems` }),
+      tables: [{ title, rows }],
+      data: { plan: PLAN_VERSION, problems: tasks, models: identity.models, maxTokens: MAX_TOKENS, rows, records: records.filter((r) => done.includes(r.task)) },
       notes: [
-        'pass@1: the one program a method returns passes every test of the problem (`check(entry_point)`), run in grove’s sandbox (Pyodide, tests apart from the code). Never a model’s judgement.',
-        'Budget B: completions (model outputs) a method may spend on a problem. Sampling: the first of B samples that passes the tests, else the last; the code fixers stop at the first passing attempt; MCTS: B/2 requests of 2 candidates (plus reflections).',
+        'pass@1: the one program a method returns passes every test of the problem (`check(entry_point)`), run in grove’s sandbox as the code-tests evaluator runs it (Pyodide, the tests in a process apart from the code, so printing or exiting cannot fake a pass). Never a model’s judgement. A program judged twice reuses its verdict.',
+        'Budget B: completions (model outputs) a method may spend on a problem, B = 1 and 4 (B = 8 would double the run, past what the plan can fit). Sampling: the first of B samples that passes the tests, else the B-th; the code fixers stop at the first passing attempt; MCTS: B/2 requests of 2 candidates, reflections counted among the requests.',
+        `Every completion: max_tokens ${MAX_TOKENS} (HumanEval solutions are short; a degenerate repetition runs to the cap) and the answer ends at its code block’s closing fence.`,
+        `Errors: ${records.filter((r) => done.includes(r.task) && r.error).length} (method, problem) record(s) ended in a model or sandbox error, counted as no pass.`,
         'Feedback: the methods see the problem’s own tests’ failures (oracle feedback), so these are upper bounds on what test feedback gives; a user’s hidden tests would also catch a program that special-cases the visible ones.',
-        'Seconds per problem: that method’s whole run on that problem (model calls and sandbox runs), one request at a time on 2 CPU cores.',
+        'Completions, requests and seconds per problem: what the method had spent when that budget’s answer was decided (sampling at B = 1 is charged for its first sample only), model calls and the method’s own sandbox runs, one request at a time on 2 CPU cores.',
       ],
     };
   },
 };
 
-function sample<T>(items: T[], n: number, seed: number): T[] {
+function runMethod(method: MethodId, act: GroveActivities, p: HumanEvalProblem, env: MethodEnv): Promise<MethodRun> {
+  switch (method) {
+    case 'sampling':
+      return sampling(act, 'smollm2', p, METHOD_BUDGETS.sampling, env);
+    case 'linear-fixer':
+      return linearFixer(act, 'smollm2', p, METHOD_BUDGETS['linear-fixer'][0]! - 1, env);
+    case 'tree-fixer':
+      return treeFixer(act, 'smollm2', p, METHOD_BUDGETS['tree-fixer'][0]!, env);
+    case 'mcts':
+      return mcts(act, 'smollm2', p, METHOD_BUDGETS.mcts[0]!, env);
+  }
+}
+
+function sample<T extends { task_id: string }>(items: T[], n: number, seed: number): T[] {
   const rng = seededRandom(seed);
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(rng.random() * (i + 1));
     [copy[i], copy[j]] = [copy[j]!, copy[i]!];
   }
-  return copy.slice(0, Math.min(n, copy.length)).sort((a, b) => (a as { task_id: string }).task_id.localeCompare((b as { task_id: string }).task_id, undefined, { numeric: true }));
+  return copy.slice(0, Math.min(n, copy.length)).sort((a, b) => a.task_id.localeCompare(b.task_id, undefined, { numeric: true }));
 }

