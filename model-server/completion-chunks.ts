@@ -34,6 +34,12 @@ export interface PlannedChunk {
 
 /** Characters per streamed token: the server counts ceil(chars / 4) tokens (`approxTokens`), so it sends 4 characters a chunk. */
 const TOKEN_CHARS = 4;
+/**
+ * The most chunks a choice's tokens are sent in. Past it (an answer of more than 2,048 tokens) a
+ * chunk carries several tokens, as servers that batch tokens send them: a 3 MB answer of 786,000
+ * one-token chunks would be 200 MB of events, where a model writing it would take hours anyway.
+ */
+export const MAX_CHUNKS_PER_CHOICE = 2_048;
 
 /**
  * A text cut into the pieces sent one per chunk: 4 characters each (whole code points, so no
@@ -70,7 +76,8 @@ export function roleDelta(index: number, content: string | null): ChatCompletion
 /**
  * Every chunk of a completion, in order: each choice's role; then its tokens — content, then
  * each tool call (its id and name first, then its arguments a piece at a time) — the choices
- * taking turns token by token as OpenAI interleaves them; each choice's finish reason; and the
+ * taking turns token by token as OpenAI interleaves them (several tokens a chunk past
+ * `MAX_CHUNKS_PER_CHOICE`); each choice's finish reason; and the
  * usage chunk when asked for. `sent[i]` characters of choice i's content were sent already (a
  * live model streamed them as it wrote): only the rest is planned, and no role chunk for it.
  *
@@ -95,11 +102,23 @@ export function planChunks(body: ChatCompletionBody, opts: { includeUsage: boole
 
 function choiceTokens(index: number, content: string, calls: CompletionToolCall[]): ChatCompletionChunkBody['choices'] {
   const delta = (d: ChunkDelta) => ({ index, delta: d, logprobs: null, finish_reason: null });
-  const out = tokenPieces(content).map((piece) => delta({ content: piece }));
+  const contentPieces = tokenPieces(content);
+  const argPieces = calls.map((c) => tokenPieces(c.function.arguments));
+  const total = contentPieces.length + calls.length + argPieces.reduce((n, p) => n + p.length, 0);
+  const per = Math.ceil(total / MAX_CHUNKS_PER_CHOICE); // tokens a chunk carries: 1 unless the answer is very long
+  const out = grouped(contentPieces, per).map((piece) => delta({ content: piece }));
   calls.forEach((call, j) => {
     out.push(delta({ tool_calls: [{ index: j, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
-    for (const piece of tokenPieces(call.function.arguments)) out.push(delta({ tool_calls: [{ index: j, function: { arguments: piece } }] }));
+    for (const piece of grouped(argPieces[j]!, per)) out.push(delta({ tool_calls: [{ index: j, function: { arguments: piece } }] }));
   });
+  return out;
+}
+
+/** Pieces joined `per` at a time. */
+function grouped(pieces: string[], per: number): string[] {
+  if (per <= 1) return pieces;
+  const out: string[] = [];
+  for (let i = 0; i < pieces.length; i += per) out.push(pieces.slice(i, i + per).join(''));
   return out;
 }
 

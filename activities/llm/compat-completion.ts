@@ -23,8 +23,8 @@ export interface CompatOptions {
   stream?: boolean;
   /** With `stream`: the longest wait for the next chunk mid-answer (default 300 s, as GROVE_LLM_TIMEOUT_MS). */
   idleTimeoutMs?: number;
-  /** With `stream`: every choice as it stands, after each chunk, by its index in the call's answer. */
-  onProgress?: (partials: Map<number, PartialAnswer>) => void;
+  /** With `stream`: after each chunk, a view of every choice as it stands, by its index in the call's answer (read it when needed). */
+  onProgress?: (current: () => Map<number, PartialAnswer>) => void;
 }
 
 /**
@@ -63,7 +63,7 @@ async function completion(client: OpenAI, compat: ProviderCompat, body: Body, op
     if (!quirks.noN) notes.push(`the server returned ${got} choice${got === 1 ? '' : 's'} for n=${wanted}`);
     quirks.noN = true;
     // The emulated choices stream as the call's choices got, got + 1, ...
-    const shifted = (by: number): CompatOptions => ({ ...opts, onProgress: opts.onProgress && ((p) => opts.onProgress!(new Map([...p].map(([i, a]) => [i + by, a])))) });
+    const shifted = (by: number): CompatOptions => ({ ...opts, onProgress: opts.onProgress && ((current) => opts.onProgress!(() => new Map([...current()].map(([i, a]) => [i + by, a])))) });
     const more = await Promise.all(
       Array.from({ length: wanted - got }, (_, i) => sendAdapted(client, quirks, notes, { ...single(body), ...(body.seed != null ? { seed: body.seed + got + i } : {}) }, shifted(got + i))),
     );

@@ -14,12 +14,12 @@ interface ChoiceState {
   finish: OpenAI.ChatCompletion.Choice['finish_reason'] | null;
 }
 
-/** The most choices and tool calls per choice a stream may open: more is a broken server, not an answer. */
-const MAX_INDEX = 1_024;
-/** The most characters a streamed answer may grow to (every choice together) before it is stopped. */
+/** The most characters a streamed answer may grow to (every choice together, 16 more for each choice and tool call it opens) before it is stopped. */
 export const MAX_STREAMED_CHARS = 64 * 1024 * 1024;
+/** What opening a choice or a tool call counts towards `MAX_STREAMED_CHARS`: a stream of empty calls is bounded too. */
+const OPENING_CHARS = 16;
 
-/** A stream that cannot be a completion (an index out of range, an answer past `MAX_STREAMED_CHARS`). */
+/** A stream that cannot be a completion (an index that is not a whole number, an answer past `MAX_STREAMED_CHARS`). */
 export class MalformedStreamError extends Error {
   override name = 'MalformedStreamError';
 }
@@ -55,7 +55,10 @@ export class StreamAssembly {
       for (const t of delta.tool_calls ?? []) {
         const index = checkedIndex(t.index, 'tool call');
         let call = choice.calls.get(index);
-        if (!call) choice.calls.set(index, (call = { id: '', type: 'function', name: '', arguments: '' }));
+        if (!call) {
+          this.count(OPENING_CHARS);
+          choice.calls.set(index, (call = { id: '', type: 'function', name: '', arguments: '' }));
+        }
         if (t.id) call.id = t.id;
         if (t.function?.name) call.name = t.function.name;
         if (t.function?.arguments) call.arguments = this.grow(call.arguments, t.function.arguments)!;
@@ -101,14 +104,21 @@ export class StreamAssembly {
   private choice(index: number): ChoiceState {
     const i = checkedIndex(index, 'choice');
     let c = this.choices.get(i);
-    if (!c) this.choices.set(i, (c = { content: null, refusal: null, calls: new Map(), finish: null }));
+    if (!c) {
+      this.count(OPENING_CHARS);
+      this.choices.set(i, (c = { content: null, refusal: null, calls: new Map(), finish: null }));
+    }
     return c;
   }
 
   private grow(text: string | null, piece: string): string {
-    this.chars += piece.length;
-    if (this.chars > MAX_STREAMED_CHARS) throw new MalformedStreamError(`the streamed answer grew past ${MAX_STREAMED_CHARS} characters`);
+    this.count(piece.length);
     return (text ?? '') + piece;
+  }
+
+  private count(chars: number): void {
+    this.chars += chars;
+    if (this.chars > MAX_STREAMED_CHARS) throw new MalformedStreamError(`the streamed answer grew past ${MAX_STREAMED_CHARS} characters`);
   }
 
   private sorted(): Array<[number, ChoiceState]> {
@@ -121,8 +131,8 @@ function sortedCalls(c: ChoiceState) {
 }
 
 function checkedIndex(index: unknown, what: string): number {
-  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= MAX_INDEX) {
-    throw new MalformedStreamError(`a chunk named ${what} index ${JSON.stringify(index)} (expected a whole number below ${MAX_INDEX})`);
+  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) {
+    throw new MalformedStreamError(`a chunk named ${what} index ${JSON.stringify(index)} (expected a whole number from 0)`);
   }
   return index;
 }

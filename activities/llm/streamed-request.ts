@@ -9,8 +9,11 @@ export interface StreamedRequestOptions {
   headers?: Record<string, string>;
   /** Longest wait for the next chunk once the answer has begun (the SDK's timeout ends at the response's headers). */
   idleTimeoutMs: number;
-  /** Called after each chunk with every choice as it stands (by the server's index). */
-  onProgress?: (partials: Map<number, PartialAnswer>) => void;
+  /**
+   * Called after each chunk with a view of every choice as it stands (by the server's index):
+   * reading it costs a walk over the answer, so a caller reads it when it needs it, not per chunk.
+   */
+  onProgress?: (current: () => Map<number, PartialAnswer>) => void;
 }
 
 /** How the server answered a streamed request. */
@@ -40,7 +43,7 @@ export class StreamCutError extends Error {
  * stream ends before an answer finished, `MalformedStreamError` for chunks no completion has.
  *
  * @example
- * const answer = await streamedCompletion(client, body, { signal, idleTimeoutMs: 300_000, onProgress: (p) => show(p.get(0)?.content) });
+ * const answer = await streamedCompletion(client, body, { signal, idleTimeoutMs: 300_000, onProgress: (current) => show(current().get(0)?.content) });
  */
 export async function streamedCompletion(client: OpenAI, body: Body, opts: StreamedRequestOptions): Promise<StreamedAnswer> {
   const controller = new AbortController();
@@ -65,13 +68,14 @@ export async function streamedCompletion(client: OpenAI, body: Body, opts: Strea
       return { kind: 'whole', response: (await response.json()) as OpenAI.ChatCompletion };
     }
     const assembly = new StreamAssembly();
+    const current = () => assembly.partials();
     watch();
     try {
       // The SDK's stream ends quietly when its request is aborted: whether it was is checked after.
       for await (const chunk of Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(response, controller)) {
         watch();
         assembly.add(chunk);
-        opts.onProgress?.(assembly.partials());
+        opts.onProgress?.(current);
       }
     } catch (err) {
       // A connection that breaks mid-answer (the body's read fails): not the server's word, a cut stream.

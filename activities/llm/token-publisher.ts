@@ -31,7 +31,7 @@ type Ids = Pick<TokenStream, 'workflowId' | 'runId' | 'activityId' | 'attempt'>;
  */
 export class TokenPublisher {
   private seq = 0;
-  private latest: Map<number, PartialAnswer> | undefined;
+  private latest: (() => Map<number, PartialAnswer>) | undefined;
   private readonly shown = new Map<number, { text: string; cut: boolean }>();
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
@@ -47,10 +47,10 @@ export class TokenPublisher {
     private readonly opts: TokenPublisherOptions = {},
   ) {}
 
-  /** The answer as it stands (every choice); published within `throttleMs`. */
-  readonly progress = (partials: Map<number, PartialAnswer>): void => {
+  /** The answer as it stands (a view of every choice, read when published); published within `throttleMs`. */
+  readonly progress = (current: () => Map<number, PartialAnswer>): void => {
     if (this.ended) return;
-    this.latest = partials;
+    this.latest = current;
     this.schedule();
   };
 
@@ -89,7 +89,7 @@ export class TokenPublisher {
   private flush(): void {
     if (this.ended || !this.latest) return;
     const updates = [];
-    for (const [choice, partial] of this.latest) {
+    for (const [choice, partial] of this.latest()) {
       const view = this.view(partial);
       const before = this.shown.get(choice);
       if (before && before.text === view.text && before.cut === view.cut) continue; // nothing new to show yet
@@ -108,11 +108,15 @@ export class TokenPublisher {
 
   /** What may be shown of a choice now: redacted, held back where a secret could be starting, capped. */
   private view(partial: PartialAnswer): { text: string; cut: boolean } {
-    const raw = answerText(partial, false);
-    const considered = raw.slice(0, 2 * TOKEN_TEXT_MAX);
+    // Only the start of a long answer is looked at (what a reader can be shown, and room for a secret at its end).
+    const room = 2 * TOKEN_TEXT_MAX;
+    const calls = partial.toolCalls.slice(0, room);
+    const raw = answerText({ content: partial.content?.slice(0, room) ?? null, toolCalls: calls.map((c) => ({ name: c.name, arguments: c.arguments.slice(0, room) })), refusal: partial.refusal?.slice(0, room) }, false);
+    const considered = raw.slice(0, room);
+    const longer = raw.length > room || calls.length < partial.toolCalls.length || (partial.content?.length ?? 0) > room || partial.toolCalls.some((c) => c.arguments.length > room);
     const safe = this.redact.safePrefix ? this.redact.safePrefix(considered) : 0;
     const text = this.redact(considered.slice(0, safe));
-    return { text: text.slice(0, TOKEN_TEXT_MAX), cut: text.length > TOKEN_TEXT_MAX || raw.length > considered.length };
+    return { text: text.slice(0, TOKEN_TEXT_MAX), cut: text.length > TOKEN_TEXT_MAX || longer };
   }
 
   private async send(updates: Array<{ choice: number; text: string; cut: boolean; state: TokenStream['state'] }>): Promise<void> {

@@ -8,7 +8,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { compatCompletion, type CompatOptions } from '../../../activities/llm/compat-completion';
 import { llmConfigFromEnv } from '../../../activities/llm/llm-config';
 import { ProviderCompat, quirkFromRefusal } from '../../../activities/llm/provider-compat';
-import type { PartialAnswer } from '../../../activities/llm/stream-assembly';
+import { MalformedStreamError, StreamAssembly, type PartialAnswer } from '../../../activities/llm/stream-assembly';
 import { startModelServer, type ModelServer } from '../../../model-server';
 
 let server: ModelServer;
@@ -38,9 +38,11 @@ test.each([
   ['n = 2', { model: 'color-guesser', messages: user('Guess what color I am thinking. It could be: blue, red, black, white, yellow.'), n: 2 }],
   ['tool calls', { model: 'echo?calls=2', messages: user('look it up'), tools: [lookup] }],
   ['a cut answer', { model: 'echo', messages: user('this answer is cut by max_tokens'), max_tokens: 2 }],
+  ['2,000 tool calls', { model: 'echo?calls=2000', messages: user('call them all'), tools: [lookup], max_tokens: 100_000 }],
+  ['a 1 MB answer (several tokens a chunk past 2,048)', { model: `echo?pad=${1024 * 1024}`, messages: user('a long one') }],
 ])('%s: the streamed completion is the whole one — content, tool calls, choices, finish reasons, usage, model', async (_name, body) => {
   const seen: Map<number, PartialAnswer>[] = [];
-  const { whole, streamed } = await bothWays(body as OpenAI.ChatCompletionCreateParamsNonStreaming, at(), { onProgress: (p) => seen.push(p) });
+  const { whole, streamed } = await bothWays(body as OpenAI.ChatCompletionCreateParamsNonStreaming, at(), { onProgress: (current) => seen.push(current()) });
   expect(kept(streamed.response)).toEqual(kept(whole.response));
   expect(streamed.notes).toEqual([]);
   expect(seen.length).toBeGreaterThan(1); // it arrived a piece at a time
@@ -84,7 +86,7 @@ test('n emulated by single requests streams every choice under its index in the 
   const body = { model: 'echo', messages: user('three'), n: 3 };
   // A server known to ignore n (declared, as GROVE_LLM_COMPAT=noN does): one request per choice.
   const whole = await compatCompletion(client(at()), new ProviderCompat('noN'), body, { baseURL: at() });
-  const streamed = await compatCompletion(client(at()), new ProviderCompat('noN'), body, { baseURL: at(), stream: true, onProgress: (p) => [...p.keys()].forEach((i) => indexes.add(i)) });
+  const streamed = await compatCompletion(client(at()), new ProviderCompat('noN'), body, { baseURL: at(), stream: true, onProgress: (current) => [...current().keys()].forEach((i) => indexes.add(i)) });
   expect(kept(streamed.response)).toEqual(kept(whole.response));
   expect([...indexes].sort()).toEqual([0, 1, 2]);
   expect(streamed.notes).toEqual(['n=3 emulated by 3 requests']);
@@ -104,7 +106,7 @@ test('a stream cancelled mid-answer throws the cancellation, never a truncated a
   server.hold({ model: 'echo' }, { afterTokens: 2 });
   const controller = new AbortController();
   const seen: string[] = [];
-  const call = compatCompletion(client(at()), new ProviderCompat(), { model: 'echo', messages: user('cancel me') }, { baseURL: at(), stream: true, signal: controller.signal, onProgress: (p) => seen.push(p.get(0)?.content ?? '') });
+  const call = compatCompletion(client(at()), new ProviderCompat(), { model: 'echo', messages: user('cancel me') }, { baseURL: at(), stream: true, signal: controller.signal, onProgress: (current) => seen.push(current().get(0)?.content ?? '') });
   await until(() => seen.at(-1) === 'Echo: ca', () => JSON.stringify(seen));
   const reason = new CancelledFailure('run cancelled');
   controller.abort(reason);
@@ -130,6 +132,15 @@ test('a stream that goes quiet mid-answer fails as a retryable GroveTimeout; one
   } finally {
     await cutting.close();
   }
+});
+
+test('a chunk whose index is not a whole number is no completion: a retryable GroveMalformedResponse', () => {
+  const assembly = new StreamAssembly();
+  const chunk = (index: number) => ({ id: 'c', object: 'chat.completion.chunk' as const, created: 0, model: 'm', choices: [{ index, delta: { content: 'x' }, finish_reason: null }] });
+  expect(() => assembly.add(chunk(-1))).toThrow(MalformedStreamError);
+  expect(() => assembly.add(chunk(1.5))).toThrow(/index 1.5 \(expected a whole number from 0\)/);
+  assembly.add(chunk(7)); // a sparse index is kept by its number
+  expect([...assembly.partials().keys()]).toEqual([7]);
 });
 
 test('a refusal that names streaming is the noStream quirk, before any other', () => {

@@ -49,7 +49,7 @@ function publisherOn(redact = secretRedactor({})) {
   return { publisher, published };
 }
 
-const partial = (content: string) => new Map([[0, { content, refusal: null, toolCalls: [] }]]);
+const partial = (content: string) => () => new Map([[0, { content, refusal: null, toolCalls: [] }]]);
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
 test('a secret split across two chunks never reaches the channel: the text so far is redacted, its possible start held back', async () => {
