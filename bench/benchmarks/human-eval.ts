@@ -55,10 +55,10 @@ export const humanEval: Benchmark = {
       models[name] = { path, sha256: await sha256File(path), methods: spec.full ? METHODS : ['sampling', 'linear-fixer'] };
     }
     const identity = { plan: PLAN_VERSION, maxTokens: MAX_TOKENS, models: Object.fromEntries(names.map((n) => [n, models[n]!.sha256])) };
-    const { records, ignored } = readProgress(existsSync(PROGRESS_FILE) ? readFileSync(PROGRESS_FILE, 'utf8') : '', identity);
+    const { records, ignored, retried } = readProgress(existsSync(PROGRESS_FILE) ? readFileSync(PROGRESS_FILE, 'utf8') : '', identity);
     const methodsOf = Object.fromEntries(names.map((n) => [n, models[n]!.methods]));
     const progress = () => `${doneProblems(records, tasks, methodsOf).length} of ${PLAN_PROBLEMS} problems done`;
-    console.log(`  plan ${PLAN_VERSION}: ${progress()}${ignored ? ` (${ignored} record(s) of another plan or model ignored)` : ''}`);
+    console.log(`  plan ${PLAN_VERSION}: ${progress()}${ignored ? ` (${ignored} record(s) of another plan or model ignored)` : ''}${retried ? ` (${retried} record(s) of a method that ended in an error: measured again)` : ''}`);
 
     let started = 0;
     for (const name of names) {
@@ -91,12 +91,12 @@ export const humanEval: Benchmark = {
               console.log(`  ${name} ${p.task_id} ${method} failed: ${err.message.split('\n')[0]}`);
               return { error: err.message.split('\n')[0]!.slice(0, 300), spent: methodEnv.meter() };
             });
+            // A method that ended in an error (the endpoint timed out, the sandbox failed) measured nothing of the model: not recorded, so the next run measures it again.
+            if ('error' in ran) continue;
             for (const budget of missing) {
               const r: ProgressRecord = {
                 plan: PLAN_VERSION, model: name, modelFile: basename(path), modelSha256, maxTokens: MAX_TOKENS, method, budget, task: p.task_id,
-                ...('error' in ran
-                  ? { solved: false, ...ran.spent, error: ran.error }
-                  : { solved: await verdicts.of(ran.programs[budget]), ...ran.spent[budget]! }),
+                solved: await verdicts.of(ran.programs[budget]), ...ran.spent[budget]!,
               };
               records.push(r);
               have.add(recordKey(r));
@@ -124,7 +124,7 @@ export const humanEval: Benchmark = {
         'pass@1: the one program a method returns passes every test of the problem (`check(entry_point)`), run in grove’s sandbox as the code-tests evaluator runs it (Pyodide, the tests in a process apart from the code, so printing or exiting cannot fake a pass). Never a model’s judgement. A program judged twice reuses its verdict.',
         'Budget B: completions (model outputs) a method may spend on a problem, B = 1 and 4 (B = 8 would double the run, past what the plan can fit). Sampling: the first of B samples that passes the tests, else the B-th; the code fixers stop at the first passing attempt; MCTS: B/2 requests of 2 candidates, reflections counted among the requests.',
         `Every completion: max_tokens ${MAX_TOKENS} (HumanEval solutions are short; a degenerate repetition runs to the cap) and the answer ends at its code block’s closing fence.`,
-        `Errors: ${records.filter((r) => done.includes(r.task) && r.error).length} (method, problem) record(s) ended in a model or sandbox error, counted as no pass.`,
+        'Errors: a method that ended in a model endpoint or sandbox error on a problem is not counted (as a pass or a failure): the problem stays not done and the next run measures it again.',
         'Feedback: the methods see the problem’s own tests’ failures (oracle feedback), so these are upper bounds on what test feedback gives; a user’s hidden tests would also catch a program that special-cases the visible ones.',
         'Completions, requests and seconds per problem: what the method had spent when that budget’s answer was decided (sampling at B = 1 is charged for its first sample only), model calls and the method’s own sandbox runs, one request at a time on 2 CPU cores.',
       ],

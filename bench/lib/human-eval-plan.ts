@@ -103,7 +103,12 @@ export const ProgressRecordSchema = z.object({
   completions: z.number().int().nonnegative(),
   requests: z.number().int().nonnegative(),
   seconds: z.number().nonnegative(),
-  /** The method failed on the problem (a model or sandbox error): it returned no program, so no pass. */
+  /**
+   * The method failed on the problem (a model endpoint or sandbox error) and returned no program.
+   * Not a result: such a record (written by an earlier bench) is read as not done, so the next
+   * run measures that cell again — an endpoint that timed out while the machine was paused says
+   * nothing of the model.
+   */
   error: z.string().optional(),
 });
 export type ProgressRecord = z.infer<typeof ProgressRecordSchema>;
@@ -119,14 +124,16 @@ export interface PlanIdentity {
 /**
  * The records of the progress file that belong to this plan (same plan version, `max_tokens`
  * and model file), the last one winning for a (model, method, problem, budget); lines of other
- * plans or that do not parse are counted, not used.
+ * plans or that do not parse are counted, not used, and so are records of a method that ended in
+ * an error (`retried`: measured again, never counted as no pass).
  *
  * @example
  * const { records, ignored } = readProgress(text, { plan: PLAN_VERSION, maxTokens: MAX_TOKENS, models: { smollm2: sha } });
  */
-export function readProgress(text: string, current: PlanIdentity): { records: ProgressRecord[]; ignored: number } {
+export function readProgress(text: string, current: PlanIdentity): { records: ProgressRecord[]; ignored: number; retried: number } {
   const kept = new Map<string, ProgressRecord>();
   let ignored = 0;
+  let retried = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let parsed: ReturnType<typeof ProgressRecordSchema.safeParse>;
@@ -141,9 +148,13 @@ export function readProgress(text: string, current: PlanIdentity): { records: Pr
       ignored += 1;
       continue;
     }
+    if (r.error !== undefined) {
+      retried += 1;
+      continue;
+    }
     kept.set(recordKey(r), r);
   }
-  return { records: [...kept.values()], ignored };
+  return { records: [...kept.values()], ignored, retried };
 }
 
 export const recordKey = (r: Pick<ProgressRecord, 'model' | 'method' | 'task' | 'budget'>) => `${r.model}|${r.method}|${r.task}|${r.budget}`;

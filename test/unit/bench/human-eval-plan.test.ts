@@ -85,6 +85,13 @@ describe('progress records', () => {
     const text = [record({ solved: false }), record({ solved: true })].map((r) => JSON.stringify(r)).join('\n');
     expect(readProgress(text, current).records).toEqual([record({ solved: true })]);
   });
+  test('a method that ended in an error is not a result: its cell is measured again, and an earlier result stands', () => {
+    const timedOut = { ...record({ task: 'HumanEval/26', solved: false }), error: 'the model endpoint did not answer in time' };
+    const text = [timedOut, record({ task: 'HumanEval/7', solved: true }), { ...record({ task: 'HumanEval/7' }), error: 'sandbox failed' }].map((r) => JSON.stringify(r)).join('\n');
+    const { records, retried } = readProgress(text, current);
+    expect(records).toEqual([record({ task: 'HumanEval/7', solved: true })]);
+    expect(retried).toBe(2);
+  });
   test('a problem is done when every method has a record at each of its budgets', () => {
     const methods = { smollm2: METHODS };
     const full = METHODS.flatMap((method) => METHOD_BUDGETS[method].map((budget) => record({ method, budget })));
