@@ -115,7 +115,8 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     });
     await store.put(entries, currentOwner());
     await publisher?.finish(finals);
-    return { choices, usage: usageOf(response.usage), model: response.model ?? model, ...(notes.length ? { compat: notes } : {}) };
+    // The model's name as the server reports it is the server's text too: a secret in it is blanked like one in an answer.
+    return { choices, usage: usageOf(response.usage), model: redact(response.model ?? model), ...(notes.length ? { compat: notes } : {}) };
   }
 
   /** The conversation fitted to the model's window, less the room the answer may take. */
@@ -148,7 +149,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     );
     const embeddings = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding as number[]);
     const prompt = response.usage?.prompt_tokens ?? 0;
-    return { embeddings, model: response.model ?? model, usage: { promptTokens: prompt, completionTokens: 0, totalTokens: response.usage?.total_tokens ?? prompt } };
+    return { embeddings, model: redact(response.model ?? model), usage: { promptTokens: prompt, completionTokens: 0, totalTokens: response.usage?.total_tokens ?? prompt } };
   }
 
   return { llmChat, llmEmbed };

@@ -107,3 +107,12 @@ test('every URL-encoding of a secret is blanked: what an encoder leaves alone, e
     expect(redact(`url => ${s} <=`)).toMatch(/^url => \[redacted RT3_SECRET_TOKEN( as (url|json))?\] <=$/);
   }
 });
+
+test('a model answer: a secret in a tool call name or id is blanked too (a model can name a tool anything)', () => {
+  const redact = secretRedactor(env);
+  const KEY = env.OPENAI_API_KEY;
+  const out = redactMessage({ role: 'assistant', content: null, tool_calls: [{ id: `call-${KEY}`, type: 'function', function: { name: KEY, arguments: '{}' } }] }, redact);
+  expect(out.tool_calls![0]!.function.name).toBe('[redacted OPENAI_API_KEY]');
+  expect(out.tool_calls![0]!.id).toBe('call-[redacted OPENAI_API_KEY]');
+  expect(JSON.stringify(out)).not.toContain(KEY);
+});
