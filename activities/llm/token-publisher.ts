@@ -21,7 +21,8 @@ type Ids = Pick<TokenStream, 'workflowId' | 'runId' | 'activityId' | 'attempt'>;
  * far, redacted as a whole (never chunk by chunk) and only up to where a secret could still be
  * starting (`safePrefix`), capped at `TOKEN_TEXT_MAX`; at most once per `throttleMs`, one
  * publication at a time (the latest state wins; a slow channel publishes less often, never
- * queues). Nothing it does can fail or hold up the call: errors are swallowed (logged once),
+ * queues), and nothing before there is text to show (an answer done within `throttleMs` is one
+ * write: its end). Nothing it does can fail or hold up the call: errors are swallowed (logged once),
  * and `finish` waits at most `finishTimeoutMs`.
  *
  * @example
@@ -92,10 +93,12 @@ export class TokenPublisher {
     for (const [choice, partial] of this.latest()) {
       const view = this.view(partial);
       const before = this.shown.get(choice);
+      if (!before && view.text === '') continue; // nothing to show yet: a quick answer is written once, when done
       if (before && before.text === view.text && before.cut === view.cut) continue; // nothing new to show yet
       this.shown.set(choice, view);
       updates.push({ choice, ...view, state: 'streaming' as const });
     }
+    if (updates.length === 0) return;
     this.lastAt = Date.now();
     this.inFlight = this.send(updates).finally(() => {
       this.inFlight = undefined;

@@ -35,12 +35,13 @@ export function tokenChannelContract(name: string, open: () => Promise<{ writer:
       await writer.publish(first);
       await writer.publish({ ...first, seq: 2, text: 'Hello, wor' });
       const controller = new AbortController();
-      const reading = readUntil(reader.subscribe(first.workflowId, controller.signal), (seen) => seen.at(-1)?.state === 'done');
+      const subscription = reader.subscribe(first.workflowId, controller.signal)[Symbol.asyncIterator]();
+      const sofar = await subscription.next();
+      expect(sofar.value?.text).toBe('Hello, wor'); // the text so far, not the first chunk
       await writer.publish({ ...first, seq: 3, text: 'Hello, world' });
       await writer.publish({ ...first, seq: 4, text: 'Hello, world!', state: 'done' });
-      const seen = await reading;
+      const seen = [sofar.value!, ...(await readUntil({ [Symbol.asyncIterator]: () => subscription }, (s) => s.at(-1)?.state === 'done'))];
       controller.abort();
-      expect(seen[0]!.text).toBe('Hello, wor'); // the text so far, not the first chunk
       expect(seen.map((s) => s.seq)).toEqual([...seen.map((s) => s.seq)].sort((a, b) => a - b));
       expect(seen.at(-1)).toMatchObject({ text: 'Hello, world!', state: 'done' });
       expect(await reader.current(first.workflowId)).toEqual([expect.objectContaining({ text: 'Hello, world!', state: 'done' })]);
