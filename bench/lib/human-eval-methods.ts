@@ -68,7 +68,11 @@ async function ask(act: GroveActivities, model: string, conversation: Message[],
  * `execCode` with the tests run apart from the code (which cannot rewrite them, fake their
  * tally, or pass by printing or exiting early), scored by `testScore`; a pass is a score of 1.
  */
-const run = (code: string, p: HumanEvalProblem): Promise<CodeOutcome> => execCode({ language: 'python', code, testCode: humanEvalTests(p), ...SANDBOX });
+const run = (code: string, p: HumanEvalProblem, timeoutMs: number = SANDBOX.timeoutMs): Promise<CodeOutcome> =>
+  execCode({ language: 'python', code, testCode: humanEvalTests(p), ...SANDBOX, timeoutMs });
+
+/** An outcome that says something about the program: not a time limit or an engine failure, which load alone can cause. */
+const settled = (o: CodeOutcome): boolean => o.error?.kind !== 'timeout' && o.error?.kind !== 'sandbox';
 
 /**
  * The verdicts on one problem's programs: each distinct program is run against the problem's
@@ -89,15 +93,24 @@ export class Verdicts {
   async test(program: string): Promise<{ passed: boolean; outcome?: CodeOutcome }> {
     const known = this.known.get(program);
     if (known !== undefined) return { passed: known };
-    const outcome = await run(program, this.problem);
+    let outcome = await run(program, this.problem);
     this.runs += 1;
-    this.note(program, outcome);
+    // A busy machine can push a correct program past the time limit: a timeout (or an engine that
+    // did not start) is judged again once with 6× the time before it counts as a failure.
+    if (!settled(outcome)) {
+      outcome = await run(program, this.problem, SANDBOX.timeoutMs * 6);
+      this.runs += 1;
+    }
+    this.known.set(program, testScore(outcome) === 1);
     return { passed: testScore(outcome) === 1, outcome };
   }
 
-  /** Keeps the sandbox's word on a program that a method ran with these tests itself. */
+  /**
+   * Keeps the sandbox's word on a program that a method ran with these tests itself — unless it
+   * timed out or the engine failed, which the verdict then re-runs rather than trusts.
+   */
   note(program: string, outcome: CodeOutcome): void {
-    this.known.set(program, testScore(outcome) === 1);
+    if (settled(outcome)) this.known.set(program, testScore(outcome) === 1);
   }
 
   /** The verdict: the problem's own tests pass on the program (no program: no pass). */
