@@ -17,7 +17,9 @@ import { colorGameInput } from '../support/inputs';
 const suite = integrationSuite('shared-store');
 const NOT_SHARED = /lacked \d+ entr(?:y|ies) that earlier activities of workflow .* had stored; they were recovered from the run's history/;
 
-const fast = { initialRetryMs: 100, maxRetryIntervalMs: 400, heartbeatTimeoutMs: 2000 };
+// A killed worker's calls are retried once their heartbeat is missed: 5 s, long enough that a busy
+// machine's slow heartbeats do not time out live calls too.
+const fast = { initialRetryMs: 100, maxRetryIntervalMs: 400, heartbeatTimeoutMs: 5000 };
 const agentInput = (i: number): AgentInput => quickstartInput({ model: 'multiplier?p=0.2&guess=0.3', seed: i, llm: fast });
 const airetryInput = (i: number) => colorGameInput({ seed: i, llm: fast });
 
@@ -88,6 +90,26 @@ async function expectSameAsReference(handles: Awaited<ReturnType<typeof startRun
   }
 }
 
+/**
+ * `finished`, or — past `ms` — a failure that says where each run stands and what the worker
+ * printed, so a run that stalls on a busy machine is diagnosed rather than cut off by jest.
+ */
+async function finishesWithin(ms: number, finished: Promise<void>, handles: Awaited<ReturnType<typeof startRuns>>, w: WorkerProcess): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void Promise.all(handles.map(async ({ name, handle }) => `${name}: ${(await handle.describe()).status.name}`)).then((states) =>
+        reject(new Error(`the runs did not finish within ${ms / 1000} s: ${states.join(', ')}; the replacement worker printed:\n${w.output().slice(-4000)}`)),
+      );
+    }, ms);
+  });
+  try {
+    await Promise.race([finished, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Provider faults on this task queue's runs: every 4th model request fails with a 503, so its retry may land on any worker. */
 function providerFaults(taskQueue: string): void {
   suite.model.addFault({ match: { callKeyPrefix: `${taskQueue}-`, every: 4 }, action: { kind: 'status', status: 503 }, times: 0 });
@@ -134,9 +156,9 @@ test.each([
   await first.kill('SIGKILL');
   rmSync((env as Record<string, string>)[wiped], { recursive: true, force: true });
 
-  worker(taskQueue, env);
-  await expectSameAsReference(handles);
-}, 120_000);
+  const replacement = worker(taskQueue, env);
+  await finishesWithin(200_000, expectSameAsReference(handles), handles, replacement);
+}, 300_000);
 
 test('two hosts with unshared folders: the runs still complete (resending from history) and the worker warns once', async () => {
   const taskQueue = uniqueTaskQueue('unshared');
