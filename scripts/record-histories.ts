@@ -77,6 +77,19 @@ async function main(): Promise<void> {
       evaluators: [multiplicationChecker],
       telemetry,
     });
+    // Heartbeats held back for 24 s (Temporal's own throttle) and calls that time out after 2 s: a
+    // cancelled run's held call fails before the cancellation can reach it (grove-cancel-wins).
+    const slowWorker = await createGroveWorker({
+      connection: nativeConnection,
+      taskQueue: 'record-slow-heartbeats',
+      workflowBundle: bundle,
+      llm: llmConfigFromEnv({}, { baseURL: model.baseURL, apiKey: 'k', defaultModel: 'multiplier-judge', sendCallKey: true, timeoutMs: 2_000 }),
+      store: new MemoryMessageStore(),
+      tools: exampleTools,
+      evaluators: [multiplicationChecker],
+      workerOptions: { maxHeartbeatThrottleInterval: 60_000 },
+    });
+    const slow = new GroveClient(client, 'record-slow-heartbeats');
     const traced = new GroveClient(new Client({ connection, interceptors: { workflow: groveClientInterceptors(telemetry) } }), 'record-traced');
     const runs: [string, () => Promise<{ workflowId: string }>][] = [
       ['generate', () => grove.run('generate', { prompt: 'Say hi!', model: 'echo' }, { workflowId: 'generate' })],
@@ -134,6 +147,8 @@ async function main(): Promise<void> {
       ['agent-mcts-stopped', () => stoppedSearch(grove, model, 'agent-mcts-stopped')],
       // A search cancelled while a model call is in flight: the cancellation waits for the call to end (grove-cancel-waits).
       ['agent-mcts-cancelled', () => cancelledSearch(grove, model, 'agent-mcts-cancelled')],
+      // The same, but the held call times out before the cancellation reaches it: still cancelled (grove-cancel-wins).
+      ['agent-mcts-cancel-wins', () => cancelledSearch(slow, model, 'agent-mcts-cancel-wins')],
       // An answer with 100 tool calls: 64 run, one tool message answers the rest.
       ['agent-greedy-dropped-calls', () => grove.run('agent', { algorithm: 'greedy', prompt: 'Multiply everything.', tools: ['multiply', 'final_answer'], model: 'echo?calls=100', apiKwargs: { max_tokens: 20_000 }, evaluator: { name: 'llm', model: 'multiplier-judge' }, maxDepth: 1, bFactor: 1 }, { workflowId: 'agent-greedy-dropped-calls' })],
     ];
@@ -149,7 +164,7 @@ async function main(): Promise<void> {
       if (kept) console.log(`kept ${name}.json: recorded histories are never overwritten (record a changed workflow under a new name)`);
       return !kept;
     });
-    await tracedWorker.runUntil(
+    await slowWorker.runUntil(tracedWorker.runUntil(
       worker.runUntil(async () => {
         for (const [name, run] of todo) {
           const { workflowId } = await run();
@@ -158,7 +173,7 @@ async function main(): Promise<void> {
           console.log(`recorded ${name} (${history.events?.length} events)`);
         }
       }),
-    );
+    ));
     await telemetry.shutdown();
     await connection.close();
     await nativeConnection.close();

@@ -57,6 +57,16 @@ export interface GrovePluginOptions {
 }
 
 /**
+ * The longest a worker holds back an activity's heartbeats (Temporal's default: 0.8 × the
+ * heartbeat timeout, up to 60 s). A heartbeat's answer is how a running model call learns that
+ * its run was cancelled, so with the default a cancelled run's stalled call went on for up to
+ * 24 s, and one with a shorter time limit of its own failed first. 2 s: a cancellation reaches a
+ * call within about 2 s, at one small request per call in flight every 2 s. A worker's own
+ * `maxHeartbeatThrottleInterval` wins.
+ */
+const HEARTBEAT_THROTTLE_MS = 2_000;
+
+/**
  * grove as a Temporal plugin (`@temporalio/plugin`), for a worker fleet of your own: added to
  * `Worker.create({ plugins })` it registers grove's activities (model calls, the message store,
  * your tools and evaluators) and — unless you bring your own workflows — grove's workflows, from
@@ -163,7 +173,8 @@ export class GrovePlugin extends SimplePlugin {
     }
     const identity = identityWithRegistry(options.identity ?? `${process.pid}@${hostname()}`, this.fleet.registry.fingerprint);
     const workflows = this.runsWorkflows ? groveWorkflows(options, this.observed !== undefined) : {};
-    return super.configureWorker(telemetryOptions({ ...options, identity, ...workflows }, this.observed));
+    const heartbeats = { maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? HEARTBEAT_THROTTLE_MS };
+    return super.configureWorker(telemetryOptions({ ...options, identity, ...heartbeats, ...workflows }, this.observed));
   }
 
   override runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {

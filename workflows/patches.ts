@@ -127,6 +127,12 @@ export const PATCHES = {
     before: ['agent-mcts', 'generate'],
     after: ['agent-mcts-cancelled'],
   },
+  'grove-cancel-wins': {
+    since: '2026-11-28',
+    changes: 'every workflow: a run whose cancellation was requested ends `cancelled` even when the step in flight failed first (a model call that timed out before its next heartbeat brought the cancellation), not `failed` with that step\'s error',
+    before: ['agent-mcts-cancelled'],
+    after: ['agent-mcts-cancel-wins'],
+  },
 } as const satisfies Record<string, PatchRecord>;
 
 /** What the registry says of one patch. */

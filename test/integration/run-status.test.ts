@@ -4,7 +4,8 @@ import { GroveCalls, GroveKind, GroveStatus } from '../../workflows/search-attri
 import { quickstartInput } from '../../bench/lib/in-process-agent';
 import { integrationSuite } from '../support/integration-suite';
 import { runCli } from '../support/run-cli';
-import { groveClient } from '../support/temporal-env';
+import { groveClient, testLlmConfig, testWorker, uniqueTaskQueue } from '../support/temporal-env';
+import { LlmFailure } from '../../core/failures';
 
 /**
  * Truthful status everywhere: every way a run can end is what `GroveStatus`, `grove list`,
@@ -26,10 +27,10 @@ async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
 }
 
 /** Starts a search whose 4th model request never answers, and waits until it hangs there. */
-async function stuckSearch(taskQueue: string, name: string) {
+async function stuckSearch(taskQueue: string, name: string, llm?: { heartbeatTimeoutMs: number }) {
   const workflowId = `${taskQueue}-${name}`;
   suite.model.addFault({ match: { callKeyPrefix: `${workflowId}/`, every: 4 }, action: { kind: 'hang' }, times: 1 });
-  const handle = await groveClient(suite.env, taskQueue).start('agent', quickstartInput({ seed: 2 }), { workflowId });
+  const handle = await groveClient(suite.env, taskQueue).start('agent', quickstartInput({ seed: 2, ...(llm ? { llm } : {}) }), { workflowId });
   await until(() => completed(workflowId) >= 3 && suite.model.stats().requests.length > 0 && suite.model.stats().total.inFlight > 0);
   return handle;
 }
@@ -62,6 +63,53 @@ test('cancelled: the run records it with its final counters; show, result and li
     // A second cancellation is refused: the run has ended.
     const again = await cli(['cancel', handle.workflowId], taskQueue);
     expect([again.code, again.stderr.trim()]).toEqual([1, `grove: run ${handle.workflowId} has finished (cancelled): there is nothing to cancel (\`grove result ${handle.workflowId}\` prints how it ended)`]);
+  });
+});
+
+/** What ended the hung call's activity, and whether that came after the run's cancellation was requested. */
+async function hungCallEnding(handle: Awaited<ReturnType<typeof stuckSearch>>) {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const asked = events.findIndex((e) => e.workflowExecutionCancelRequestedEventAttributes);
+  const after = events.slice(asked + 1);
+  return {
+    asked: asked >= 0,
+    canceled: after.some((e) => e.activityTaskCanceledEventAttributes),
+    failedWith: after.map((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type).filter(Boolean),
+    status: (await handle.describe()).status.name,
+  };
+}
+
+test('cancelled while a model call hangs: the cancellation reaches the call at its next heartbeat and the call is aborted', async () => {
+  // A heartbeat timeout of 10 minutes, which Temporal's own throttle would turn into a heartbeat
+  // a minute, and a call limit of 30 s: unless grove's worker sends heartbeats sooner, the call's
+  // own timeout ends it first.
+  await suite.withWorker(async (taskQueue) => {
+    const handle = await stuckSearch(taskQueue, 'cancel-hung', { heartbeatTimeoutMs: 600_000 });
+    await handle.cancel();
+    await handle.result().catch(() => undefined);
+    expect(await hungCallEnding(handle)).toEqual({ asked: true, canceled: true, failedWith: [], status: 'CANCELLED' });
+    expect((await handle.describe()).typedSearchAttributes.get(GroveStatus)).toBe('cancelled');
+  }, { timeoutMs: 30_000 });
+});
+
+test('cancelled while a model call hangs, and the call times out before the cancellation reaches it: the run still ends cancelled', async () => {
+  // Heartbeats held back for 24 s (Temporal's own throttle: 0.8 × the 30 s heartbeat timeout) and
+  // a call limit of 3 s: the call's own timeout ends it before any heartbeat can bring the
+  // cancellation — the window where the run used to end failed with the call's error.
+  const taskQueue = uniqueTaskQueue('status');
+  const worker = await testWorker(suite.env, { taskQueue, llm: testLlmConfig(suite.model.baseURL, { timeoutMs: 3_000 }), workerOptions: { maxHeartbeatThrottleInterval: '60s' } });
+  await worker.runUntil(async () => {
+    const handle = await stuckSearch(taskQueue, 'cancel-wins');
+    await handle.cancel();
+    await handle.result().catch(() => undefined);
+    // The call failed — it was not cancelled — after the cancellation was asked: the window was hit.
+    // (Its timeout reads as GroveTimeout in a worker process; inside jest's VM the SDK cannot tell
+    // the abort of its own timer from a broken connection, so it may read as GroveNetworkError.)
+    expect(await hungCallEnding(handle)).toEqual({ asked: true, canceled: false, failedWith: [expect.stringMatching(new RegExp(`^(${LlmFailure.Timeout}|${LlmFailure.Network})$`))], status: 'CANCELLED' });
+    const { typedSearchAttributes: sa } = await handle.describe();
+    expect(sa.get(GroveStatus)).toBe('cancelled');
+    const show = await cli(['show', handle.workflowId], taskQueue);
+    expect(show.stdout.trim()).toBe(`${handle.workflowId} cancelled after ${sa.get(GroveCalls)} model calls`);
   });
 });
 

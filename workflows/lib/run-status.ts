@@ -1,4 +1,4 @@
-import { ApplicationFailure, ContinueAsNew, isCancellation, patched, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, CancelledFailure, ContinueAsNew, isCancellation, patched, TemporalFailure, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunStatus } from '../../core/schemas/run-status';
 import { GroveError } from '../../core/errors';
 import { GroveBestScore, GroveCalls, GroveKind, GroveStatus, GroveTokens } from '../search-attributes';
@@ -24,6 +24,14 @@ export interface FinalCounters {
 export const ENDINGS_PATCH = patchId('grove-status-every-ending');
 
 /**
+ * Patch id: a run whose cancellation was requested ends `cancelled` even when what ended it was
+ * a failure — a model call that timed out or failed before the cancellation reached it (an
+ * activity learns of a cancellation only at its next heartbeat). Runs recorded before ended
+ * `failed` with that call's error.
+ */
+export const CANCEL_WINS = patchId('grove-cancel-wins');
+
+/**
  * Keeps the run's search attributes current so the Temporal UI can list and filter runs by
  * kind, status, calls, tokens and best score.
  */
@@ -43,7 +51,7 @@ export function reportRun(update: { kind?: string; status?: RunStatus; calls?: n
  * not found at ..."), so the UI and `grove` show what to fix instead of "Activity task failed";
  * the full chain stays attached as the cause. Either way the run's status and final counters are
  * written first: `failed`, or `cancelled` for a cancellation (rethrown as is, so the run ends as
- * cancelled). Continue-as-new passes through. (A terminated or timed-out run runs no more
+ * cancelled) — and for any failure once the run's cancellation was requested. Continue-as-new passes through. (A terminated or timed-out run runs no more
  * workflow code: clients read those endings from Temporal's execution status.) A call that ran
  * out of retries says which bound ended it — the run's retry window or its attempts (`bounds`,
  * the run's `llm` settings) — and its last error (`retriesExhausted`).
@@ -53,10 +61,14 @@ export function reportRun(update: { kind?: string; status?: RunStatus; calls?: n
  */
 export function failRun(err: unknown, final: FinalCounters = {}, bounds?: RetryBounds): never {
   if (err instanceof ContinueAsNew) throw err;
-  if (isCancellation(err)) {
+  // The person asked to cancel: that is how the run ended, whatever the step in flight ended with.
+  const cancelled = isCancellation(err) || (CancellationScope.current().consideredCancelled && patched(CANCEL_WINS));
+  if (cancelled) {
     // Upserting search attributes is a command, not an await: a cancelled scope cannot stop it.
     if (patched(ENDINGS_PATCH)) reportRun({ status: 'cancelled', ...final });
-    throw err;
+    if (isCancellation(err)) throw err;
+    const why = firstApplicationFailure(err)?.message ?? (err instanceof Error ? err.message : String(err));
+    throw new CancelledFailure(`cancelled; the step in flight had ended first: ${shorten(why, 200)}`, [], err instanceof Error ? err : undefined);
   }
   reportRun(patched(ENDINGS_PATCH) ? { status: 'failed', ...final } : { status: 'failed' });
   const root = firstApplicationFailure(err);
