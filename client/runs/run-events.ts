@@ -78,7 +78,7 @@ export async function* runEvents(client: Client, workflowId: string, opts: RunEv
         stop.abort();
         await streaming;
         for (const s of (await channel?.current(workflowId).catch(() => [])) ?? []) {
-          const event = await tokens.event(s);
+          const event = await tokens.event(s, true);
           if (event) queue.push(event);
         }
         queue.push({ type: 'status', status: view.run.status, execution: view.run.execution, live: false });
@@ -131,7 +131,15 @@ class TokenEvents {
     private readonly workflowId: string,
   ) {}
 
-  async event(s: TokenStream): Promise<TokenEvent | undefined> {
+  /**
+   * The event for a stream's update, if it says something new. `runEnded`: the run has ended, so
+   * a stream still `streaming` belongs to a call that will never be part of it — one Temporal
+   * timed out whose worker has not heard yet (it closes the stream at its next heartbeat, after
+   * this reader is gone). It is reported `failed`, as a later reader will see it.
+   */
+  async event(update: TokenStream, runEnded = false): Promise<TokenEvent | undefined> {
+    // One past the stream's last write: an ending this reader concludes, never taken for an old update.
+    const s: TokenStream = runEnded && update.state === 'streaming' ? { ...update, state: 'failed', seq: update.seq + 1 } : update;
     const key = streamKey(s);
     const before = this.last.get(key);
     if (before && before.attempt === s.attempt && before.seq >= s.seq) return undefined;

@@ -21,10 +21,10 @@ const suite = integrationSuite('streaming', { tokenDelayMs: 2 });
 beforeEach(() => suite.model.reset());
 
 /** A worker on its own task queue with a store of its own (streams included), running `fn`. */
-async function withWorker<T>(fn: (taskQueue: string, store: MessageStore) => Promise<T>, llm: Parameters<typeof testLlmConfig>[1] = {}): Promise<T> {
+async function withWorker<T>(fn: (taskQueue: string, store: MessageStore) => Promise<T>, llm: Parameters<typeof testLlmConfig>[1] = {}, workerOptions: Parameters<typeof testWorker>[1]['workerOptions'] = {}): Promise<T> {
   const taskQueue = uniqueTaskQueue('streaming');
   const store = new MemoryMessageStore();
-  const worker = await testWorker(suite.env, { taskQueue, llm: testLlmConfig(suite.model.baseURL, llm), store });
+  const worker = await testWorker(suite.env, { taskQueue, llm: testLlmConfig(suite.model.baseURL, llm), store, workerOptions });
   return worker.runUntil(fn(taskQueue, store));
 }
 
@@ -168,6 +168,31 @@ test('a run cancelled while its call streams is cancelled: the call is aborted a
     const next = await grove.run('generate', { prompt: 'Still here?', model: 'echo' });
     expect(next.output).toBe('Echo: Still here?');
   });
+}, 120_000);
+
+test('a run that ends while a call still streams (Temporal timed the call out; its worker has not heard yet): a live reader’s last event for it is failed', async () => {
+  // Heartbeats held back for 48 s (0.8 × a 60 s heartbeat timeout): the worker hears that Temporal
+  // gave up on the call long after the run has ended, so the stream is still open when the run ends.
+  await withWorker(
+    async (taskQueue, store) => {
+      suite.model.hold({ model: 'echo' }, { afterTokens: 2 });
+      const grove = groveClient(suite.env, taskQueue);
+      const handle = await grove.start('generate', { prompt: 'A long answer that will not finish.', model: 'echo', llm: { retryWindowMs: 3_000, heartbeatTimeoutMs: 60_000 } });
+      await until(() => suite.model.stats().held.length === 1);
+      const events = await readEvents(grove.events(handle.workflowId, { store, pollMs: 200 }), () => false);
+      // The window: the run has ended while the worker still streams the call.
+      const open = await store.tokenChannel!()!.current(handle.workflowId);
+      suite.model.release();
+      expect(open.map((t) => t.state)).toEqual(['streaming']);
+      expect((await handle.describe()).status.name).toBe('FAILED');
+      expect(events.at(-1)).toMatchObject({ type: 'status', status: 'failed', live: false });
+      const tokens = events.filter((e): e is TokenEvent => e.type === 'token');
+      expect(tokens.map((t) => t.state).slice(-2)).toEqual(['streaming', 'failed']);
+      expect(tokens.at(-1)).toMatchObject({ text: 'Echo: A ', delta: '', restarted: false });
+    },
+    {},
+    { maxHeartbeatThrottleInterval: 60_000 },
+  );
 }, 120_000);
 
 async function untilAsync(predicate: () => Promise<boolean>): Promise<void> {
