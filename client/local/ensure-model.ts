@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { llmConfigFromEnv, type LlmConfig } from '../../activities/llm/llm-config';
 import { startModelServer, type ModelServer } from '../../model-server';
 import { createLocalModelPolicy, defaultLocalThreads, LOCAL_CONTEXT_TOKENS } from '../../model-server/local/local-model-policy';
@@ -73,7 +74,9 @@ export async function startLocalModel(opts: { log?: (line: string) => void; env?
   const started = Date.now();
   const policy = await createLocalModelPolicy({ modelPath, threads });
   const server = await startModelServer({ port: opts.port ?? 0, policies: [policy], apiKeys: opts.apiKeys });
-  log(`model: no OPENAI_BASE_URL set, so grove's local model answers at ${server.baseURL}: ${LOCAL_MODEL_NAME} (SmolLM2-135M-Instruct on the CPU, ${plural(threads, 'thread')}, loaded in ${Date.now() - started} ms)`);
+  // Another GGUF file (GROVE_LOCAL_MODEL_PATH) answers under the same name: the line says which file.
+  const what = env.GROVE_LOCAL_MODEL_PATH ? basename(modelPath) : 'SmolLM2-135M-Instruct';
+  log(`model: no OPENAI_BASE_URL set, so grove's local model answers at ${server.baseURL}: ${LOCAL_MODEL_NAME} (${what} on the CPU, ${plural(threads, 'thread')}, loaded in ${Date.now() - started} ms)`);
   return {
     baseURL: server.baseURL,
     server,
