@@ -8,7 +8,9 @@
  * GROVE_WORKER_MODULE (a module exporting `tools` / `evaluators` / `mcpServers` to serve, see
  * worker-module.ts), GROVE_MCP_CONFIG (a JSON file of MCP servers whose tools to serve, docs/mcp.md),
  * GROVE_STICKY_QUEUE_TIMEOUT_MS (how long a run waits for this worker's cache before another
- * worker takes over after a crash; Temporal's default 10 s), GROVE_WORKER_IDENTITY (the worker's
+ * worker takes over after a crash; Temporal's default 10 s), GROVE_HEARTBEAT_THROTTLE_MS (the
+ * longest a call's heartbeats are held back, hence how soon it hears of a cancellation; grove's
+ * default 2 s), GROVE_WORKER_IDENTITY (the worker's
  * name in Temporal's list of pollers; default pid@host), GROVE_WORKER_WORKFLOWS=0 (a tool worker:
  * grove's activities, no workflows), GROVE_FLEET_WATCH_MS (how often it looks for workers on its
  * queue whose registries differ; default 60 s), the OpenTelemetry variables
@@ -35,6 +37,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, giv
   const settings = temporalSettings(env);
   const taskQueue = env.GROVE_TASK_QUEUE ?? 'grove';
   const llm = llmConfigFromEnv(env);
+  const throttle = positiveMs(env, 'GROVE_HEARTBEAT_THROTTLE_MS');
   const extra = env.GROVE_WORKER_MODULE ? loadWorkerModule(env.GROVE_WORKER_MODULE) : {};
   const telemetry = groveTelemetry(env);
   const mcp = new McpServers(workerMcpServers(env, extra, given.mcpServers));
@@ -60,6 +63,7 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, giv
       workerOptions: {
         ...(env.GROVE_STICKY_QUEUE_TIMEOUT_MS ? { stickyQueueScheduleToStartTimeout: Number(env.GROVE_STICKY_QUEUE_TIMEOUT_MS) } : {}),
         ...(env.GROVE_WORKER_IDENTITY ? { identity: env.GROVE_WORKER_IDENTITY } : {}),
+        ...(throttle !== undefined ? { maxHeartbeatThrottleInterval: throttle } : {}),
       },
     });
     if (telemetry) console.log(`grove worker: ${describeTelemetry(telemetry.settings)}`);
@@ -76,6 +80,15 @@ export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env, giv
     await mcp.close();
     await shutdownGroveTelemetry();
   }
+}
+
+/** A variable that holds a whole number of milliseconds above 0, or is unset; anything else stops the worker, naming it. */
+function positiveMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${name}=${raw} is invalid: a whole number of milliseconds above 0`);
+  return ms;
 }
 
 if (require.main === module) {

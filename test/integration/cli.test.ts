@@ -71,6 +71,9 @@ test('bad model configuration: one line naming the variable', async () => {
   expect(badUrl.code).toBe(1);
   expect(oneLine(badUrl.stderr)).toEqual(['grove: OPENAI_BASE_URL=not-a-url is invalid: must be a URL such as http://localhost:8000/v1']);
 
+  const badThrottle = await grove(['worker'], { GROVE_HEARTBEAT_THROTTLE_MS: '2s', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', TEMPORAL_ADDRESS: env.address });
+  expect([badThrottle.code, ...oneLine(badThrottle.stderr)]).toEqual([1, 'grove: GROVE_HEARTBEAT_THROTTLE_MS=2s is invalid: a whole number of milliseconds above 0']);
+
   const withPassword = await grove(['worker'], { OPENAI_BASE_URL: 'http://proxy-user:Pr0xyPassw0rd@127.0.0.1:9/v1', TEMPORAL_ADDRESS: env.address });
   expect(withPassword.code).toBe(1);
   expect(oneLine(withPassword.stderr)).toEqual([
